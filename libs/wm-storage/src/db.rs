@@ -1,0 +1,121 @@
+use std::{path::Path, str::FromStr, time::Duration};
+
+use sqlx::{
+    PgPool, SqlitePool,
+    postgres::{PgConnectOptions, PgPoolOptions},
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
+};
+
+use crate::{DatabaseSettings, StorageError, settings::redact};
+
+/// Which SQL dialect a [`Db`] speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+}
+
+/// A connection pool for one of the two supported databases.
+#[derive(Clone, Debug)]
+pub enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+impl Db {
+    /// Opens the pool named by `settings.url`.
+    ///
+    /// SQLite files (and their folder) are created when missing, and use WAL
+    /// so readers never block the single writer. PostgreSQL is connected
+    /// eagerly, so a wrong URL or a down server fails at start-up.
+    #[tracing::instrument(skip_all, fields(url = %redact(&settings.url)))]
+    pub async fn connect(settings: &DatabaseSettings) -> Result<Db, StorageError> {
+        settings.validate()?;
+        let acquire = Duration::from_millis(settings.acquire_timeout_ms);
+        match settings.backend()? {
+            Backend::Sqlite => connect_sqlite(settings, acquire).await.map(Db::Sqlite),
+            Backend::Postgres => connect_postgres(settings, acquire).await.map(Db::Postgres),
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self {
+            Db::Sqlite(_) => Backend::Sqlite,
+            Db::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    pub fn sqlite(&self) -> Option<&SqlitePool> {
+        match self {
+            Db::Sqlite(pool) => Some(pool),
+            Db::Postgres(_) => None,
+        }
+    }
+
+    pub fn postgres(&self) -> Option<&PgPool> {
+        match self {
+            Db::Postgres(pool) => Some(pool),
+            Db::Sqlite(_) => None,
+        }
+    }
+
+    /// A cheap round trip, used by `/readyz`.
+    pub async fn ping(&self) -> Result<(), StorageError> {
+        match self {
+            Db::Sqlite(pool) => drop(sqlx::query("SELECT 1").execute(pool).await?),
+            Db::Postgres(pool) => drop(sqlx::query("SELECT 1").execute(pool).await?),
+        }
+        Ok(())
+    }
+
+    /// Waits for in-flight queries and closes every connection.
+    pub async fn close(&self) {
+        match self {
+            Db::Sqlite(pool) => pool.close().await,
+            Db::Postgres(pool) => pool.close().await,
+        }
+    }
+}
+
+async fn connect_sqlite(settings: &DatabaseSettings, acquire: Duration) -> Result<SqlitePool, StorageError> {
+    let options = SqliteConnectOptions::from_str(&settings.url)
+        .map_err(|e| StorageError::InvalidSettings { key: "database.url", message: e.to_string() })?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(10));
+    if let Some(parent) = Path::new(options.get_filename()).parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| StorageError::InvalidSettings {
+            key: "database.url",
+            message: format!("cannot create the folder {}: {e}", parent.display()),
+        })?;
+    }
+    SqlitePoolOptions::new()
+        .max_connections(settings.max_connections)
+        .acquire_timeout(acquire)
+        .connect_with(options)
+        .await
+        .map_err(|source| StorageError::Connect { backend: "sqlite", source })
+}
+
+async fn connect_postgres(settings: &DatabaseSettings, acquire: Duration) -> Result<PgPool, StorageError> {
+    let options = PgConnectOptions::from_str(&settings.url)
+        .map_err(|e| StorageError::InvalidSettings { key: "database.url", message: e.to_string() })?
+        .application_name("wmeter");
+    PgPoolOptions::new()
+        .max_connections(settings.max_connections)
+        .acquire_timeout(acquire)
+        .connect_with(options)
+        .await
+        .map_err(|source| StorageError::Connect { backend: "postgres", source })
+}

@@ -1,0 +1,56 @@
+use thiserror::Error;
+
+/// Everything that can go wrong below a service's own storage module.
+#[derive(Debug, Error)]
+pub enum StorageError {
+    /// The configured URL cannot be used. `key` names the config key.
+    #[error("{key}: {message}")]
+    InvalidSettings { key: &'static str, message: String },
+    #[error("cannot connect to the {backend} database")]
+    Connect {
+        backend: &'static str,
+        #[source]
+        source: sqlx::Error,
+    },
+    #[error("migration {component} v{version} ({name}) failed")]
+    Migration {
+        component: &'static str,
+        version: u32,
+        name: &'static str,
+        #[source]
+        source: sqlx::Error,
+    },
+    #[error(
+        "migration {component} v{version} was changed after it was applied \
+         (checksum {applied} in the database, {current} in this build)"
+    )]
+    ChecksumMismatch {
+        component: &'static str,
+        version: u32,
+        applied: String,
+        current: String,
+    },
+    #[error("the database holds {component} v{version}, which this build does not know: it is older than the schema")]
+    UnknownVersion { component: &'static str, version: u32 },
+    #[error("database query failed")]
+    Query(#[from] sqlx::Error),
+}
+
+impl StorageError {
+    /// True when the database could not be reached (the API answers 503),
+    /// as opposed to a bad query or a constraint violation.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StorageError::Connect { .. } => true,
+            StorageError::Query(e) | StorageError::Migration { source: e, .. } => is_unavailable(e),
+            _ => false,
+        }
+    }
+}
+
+fn is_unavailable(e: &sqlx::Error) -> bool {
+    matches!(
+        e,
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_)
+    )
+}

@@ -1,0 +1,20 @@
+//! Storage plumbing shared by every service.
+//!
+//! - [`Db`] is a connection pool chosen at runtime by URL: `sqlite://` for the
+//!   embedded mode, `postgres://` for the distributed mode.
+//! - [`Migrations`] are owned by the component that owns the tables (a service,
+//!   or the embedded event log), one SQL list per backend, and applied by
+//!   [`Db::migrate`]. Each component keeps its own version sequence, so
+//!   services can migrate one database without knowing about each other.
+//! - Dialect-specific SQL stays in the owning service, selected with
+//!   [`Db::backend`] — this crate is the seam, not a query builder.
+
+mod db;
+mod error;
+mod migrate;
+mod settings;
+
+pub use db::{Backend, Db};
+pub use error::StorageError;
+pub use migrate::{Migration, Migrations};
+pub use settings::{DatabaseSettings, redact};

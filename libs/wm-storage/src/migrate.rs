@@ -1,0 +1,161 @@
+//! A small migration runner that lets each component own its schema.
+//!
+//! sqlx's own migrator keeps one version sequence per database, which does
+//! not fit services that share one SQLite file in the embedded mode but own
+//! separate databases in the distributed mode. Here every component keeps
+//! its own sequence in `wm_schema_migrations (component, version)`.
+
+use sqlx::{Acquire, Row};
+
+use crate::{Db, StorageError};
+
+/// One forward-only schema change. `sql` may hold several statements; it is
+/// applied in one transaction together with its bookkeeping row.
+#[derive(Clone, Copy, Debug)]
+pub struct Migration {
+    pub version: u32,
+    pub name: &'static str,
+    pub sql: &'static str,
+}
+
+/// The migrations of one component, one list per backend. Versions start at
+/// 1 and increase by one.
+#[derive(Debug)]
+pub struct Migrations {
+    pub component: &'static str,
+    pub sqlite: &'static [Migration],
+    pub postgres: &'static [Migration],
+}
+
+const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS wm_schema_migrations (
+    component TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    name TEXT NOT NULL,
+    checksum TEXT NOT NULL,
+    PRIMARY KEY (component, version)
+)";
+const SELECT_APPLIED: &str = "SELECT version, checksum FROM wm_schema_migrations WHERE component = $1";
+const INSERT_APPLIED: &str =
+    "INSERT INTO wm_schema_migrations (component, version, name, checksum) VALUES ($1, $2, $3, $4)";
+/// Serializes concurrent replicas migrating one PostgreSQL database.
+const PG_LOCK_KEY: i64 = 0x776d_6d69_6772;
+
+/// Both pools run the same statements; only the connection type differs,
+/// which a generic function over `sqlx::Database` cannot express briefly.
+macro_rules! apply_pending {
+    ($conn:expr, $component:expr, $list:expr) => {{
+        sqlx::query(CREATE_TABLE).execute(&mut *$conn).await?;
+        let rows = sqlx::query(SELECT_APPLIED).bind($component).fetch_all(&mut *$conn).await?;
+        let applied = rows.iter().map(|r| (r.get::<i64, _>(0), r.get::<String, _>(1))).collect();
+        for m in pending($component, $list, applied)? {
+            let mut tx = $conn.begin().await?;
+            let run = async {
+                sqlx::raw_sql(m.sql).execute(&mut *tx).await?;
+                sqlx::query(INSERT_APPLIED)
+                    .bind($component)
+                    .bind(i64::from(m.version))
+                    .bind(m.name)
+                    .bind(checksum(m.sql))
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await
+            };
+            run.await.map_err(|source| StorageError::Migration {
+                component: $component,
+                version: m.version,
+                name: m.name,
+                source,
+            })?;
+            tracing::info!(version = m.version, name = m.name, "migration applied");
+        }
+        Ok::<(), StorageError>(())
+    }};
+}
+
+impl Db {
+    /// Applies the component's pending migrations for this backend, in order.
+    /// Refuses to run when an applied migration was edited, or when the
+    /// database is ahead of this build.
+    #[tracing::instrument(skip_all, fields(component = migrations.component))]
+    pub async fn migrate(&self, migrations: &Migrations) -> Result<(), StorageError> {
+        match self {
+            Db::Sqlite(pool) => {
+                let mut conn = pool.acquire().await?;
+                apply_pending!(conn, migrations.component, migrations.sqlite)
+            }
+            Db::Postgres(pool) => {
+                let mut conn = pool.acquire().await?;
+                sqlx::query("SELECT pg_advisory_lock($1)").bind(PG_LOCK_KEY).execute(&mut *conn).await?;
+                let result = async { apply_pending!(conn, migrations.component, migrations.postgres) }.await;
+                sqlx::query("SELECT pg_advisory_unlock($1)").bind(PG_LOCK_KEY).execute(&mut *conn).await?;
+                result
+            }
+        }
+    }
+}
+
+/// The migrations still to apply, after checking the applied ones.
+fn pending<'m>(
+    component: &'static str,
+    list: &'m [Migration],
+    applied: Vec<(i64, String)>,
+) -> Result<Vec<&'m Migration>, StorageError> {
+    for (version, applied_sum) in &applied {
+        let version = u32::try_from(*version).unwrap_or(u32::MAX);
+        match list.iter().find(|m| m.version == version) {
+            None => return Err(StorageError::UnknownVersion { component, version }),
+            Some(m) if checksum(m.sql) != *applied_sum => {
+                return Err(StorageError::ChecksumMismatch {
+                    component,
+                    version,
+                    applied: applied_sum.clone(),
+                    current: checksum(m.sql),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    let done: Vec<i64> = applied.into_iter().map(|(v, _)| v).collect();
+    Ok(list.iter().filter(|m| !done.contains(&i64::from(m.version))).collect())
+}
+
+/// FNV-1a over the SQL text: stable across builds and platforms, which is
+/// all an edit detector needs.
+fn checksum(sql: &str) -> String {
+    let hash = sql.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIST: &[Migration] = &[
+        Migration { version: 1, name: "one", sql: "CREATE TABLE a (x INT)" },
+        Migration { version: 2, name: "two", sql: "CREATE TABLE b (x INT)" },
+    ];
+
+    #[test]
+    fn fresh_database_gets_everything_in_order() {
+        let todo = pending("c", LIST, vec![]).unwrap();
+        assert_eq!(todo.iter().map(|m| m.version).collect::<Vec<_>>(), vec![1, 2]);
+    }
+
+    #[test]
+    fn applied_ones_are_skipped() {
+        let todo = pending("c", LIST, vec![(1, checksum(LIST[0].sql))]).unwrap();
+        assert_eq!(todo.iter().map(|m| m.version).collect::<Vec<_>>(), vec![2]);
+    }
+
+    #[test]
+    fn edited_migration_is_refused() {
+        let err = pending("c", LIST, vec![(1, "0000".into())]).unwrap_err();
+        assert!(matches!(err, StorageError::ChecksumMismatch { version: 1, .. }));
+    }
+
+    #[test]
+    fn database_ahead_of_build_is_refused() {
+        let err = pending("c", LIST, vec![(3, "x".into())]).unwrap_err();
+        assert!(matches!(err, StorageError::UnknownVersion { version: 3, .. }));
+    }
+}

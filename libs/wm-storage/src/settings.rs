@@ -1,0 +1,110 @@
+use serde::{Deserialize, Serialize};
+
+use crate::{Backend, StorageError};
+
+/// The `database` section of the configuration.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseSettings {
+    /// `sqlite://path/to/file.db` or `postgres://user:pass@host:port/db`.
+    pub url: String,
+    pub max_connections: u32,
+    /// How long a request waits for a pooled connection before it fails
+    /// (and the API answers 503), in milliseconds.
+    pub acquire_timeout_ms: u64,
+}
+
+impl Default for DatabaseSettings {
+    fn default() -> Self {
+        Self {
+            url: "sqlite://data/wmeter.db".to_owned(),
+            max_connections: 16,
+            acquire_timeout_ms: 5_000,
+        }
+    }
+}
+
+impl DatabaseSettings {
+    pub fn with_url(url: impl Into<String>) -> Self {
+        Self { url: url.into(), ..Self::default() }
+    }
+
+    /// The backend named by the URL scheme, or an error that names the key
+    /// and the expected form.
+    pub fn backend(&self) -> Result<Backend, StorageError> {
+        let scheme = self.url.split_once("://").map(|(s, _)| s);
+        match scheme {
+            Some("sqlite") => Ok(Backend::Sqlite),
+            Some("postgres" | "postgresql") => Ok(Backend::Postgres),
+            Some(other) => Err(invalid(format!(
+                "unknown database scheme '{other}'; expected sqlite://<file> or postgres://<user>@<host>/<db>"
+            ))),
+            None => Err(invalid(format!(
+                "'{}' is not a database URL; expected sqlite://<file> or postgres://<user>@<host>/<db>",
+                redact(&self.url)
+            ))),
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), StorageError> {
+        self.backend()?;
+        if self.max_connections == 0 {
+            return Err(StorageError::InvalidSettings {
+                key: "database.max_connections",
+                message: "must be at least 1".to_owned(),
+            });
+        }
+        Ok(())
+    }
+}
+
+fn invalid(message: String) -> StorageError {
+    StorageError::InvalidSettings { key: "database.url", message }
+}
+
+/// The URL with any password replaced, safe to log or print.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    match rest.split_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split_once(':').map_or(userinfo, |(u, _)| u);
+            format!("{scheme}://{user}:***@{host}")
+        }
+        None => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scheme_selects_backend() {
+        assert_eq!(DatabaseSettings::with_url("sqlite://x.db").backend().ok(), Some(Backend::Sqlite));
+        assert_eq!(DatabaseSettings::with_url("postgres://u@h/db").backend().ok(), Some(Backend::Postgres));
+        assert_eq!(DatabaseSettings::with_url("postgresql://u@h/db").backend().ok(), Some(Backend::Postgres));
+    }
+
+    #[test]
+    fn unknown_scheme_names_key_and_expected_form() {
+        let err = DatabaseSettings::with_url("mysql://h/db").backend().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "database.url: unknown database scheme 'mysql'; expected sqlite://<file> or postgres://<user>@<host>/<db>"
+        );
+    }
+
+    #[test]
+    fn not_a_url_is_rejected_without_leaking_it_whole() {
+        let err = DatabaseSettings::with_url("data.db").backend().unwrap_err().to_string();
+        assert!(err.starts_with("database.url: 'data.db' is not a database URL"), "{err}");
+    }
+
+    #[test]
+    fn redact_hides_password() {
+        assert_eq!(redact("postgres://wm:secret@db:5432/wm"), "postgres://wm:***@db:5432/wm");
+        assert_eq!(redact("sqlite://data/wmeter.db"), "sqlite://data/wmeter.db");
+    }
+}

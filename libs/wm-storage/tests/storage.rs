@@ -1,0 +1,102 @@
+//! Storage behaviour, asserted on SQLite and on PostgreSQL alike.
+
+use sqlx::Row;
+use wm_storage::{Backend, DatabaseSettings, Db, Migration, Migrations, StorageError};
+use wm_test_support::TestDb;
+
+const THINGS: Migrations = Migrations {
+    component: "things",
+    sqlite: &[
+        Migration { version: 1, name: "things", sql: "CREATE TABLE things (id TEXT PRIMARY KEY, n INTEGER NOT NULL);" },
+        Migration { version: 2, name: "index", sql: "CREATE INDEX things_n ON things (n); INSERT INTO things VALUES ('a', 1);" },
+    ],
+    postgres: &[
+        Migration { version: 1, name: "things", sql: "CREATE TABLE things (id TEXT PRIMARY KEY, n BIGINT NOT NULL);" },
+        Migration { version: 2, name: "index", sql: "CREATE INDEX things_n ON things (n); INSERT INTO things VALUES ('a', 1);" },
+    ],
+};
+
+/// A second component migrating the same database keeps its own versions.
+const OTHER: Migrations = Migrations {
+    component: "other",
+    sqlite: &[Migration { version: 1, name: "other", sql: "CREATE TABLE other (x INTEGER);" }],
+    postgres: &[Migration { version: 1, name: "other", sql: "CREATE TABLE other (x BIGINT);" }],
+};
+
+async fn count_things(db: &Db) -> i64 {
+    let sql = "SELECT COUNT(*) FROM things";
+    match db {
+        Db::Sqlite(p) => sqlx::query(sql).fetch_one(p).await.unwrap().get(0),
+        Db::Postgres(p) => sqlx::query(sql).fetch_one(p).await.unwrap().get(0),
+    }
+}
+
+#[tokio::test]
+async fn migrations_apply_once_per_component_on_both_backends() {
+    for test_db in TestDb::each().await {
+        let db = test_db.db();
+        db.migrate(&THINGS).await.unwrap();
+        db.migrate(&THINGS).await.unwrap();
+        db.migrate(&OTHER).await.unwrap();
+        assert_eq!(count_things(db).await, 1, "{:?}: migration 2 ran exactly once", db.backend());
+        db.ping().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn edited_migration_is_refused_on_both_backends() {
+    const EDITED: Migrations = Migrations {
+        component: "things",
+        sqlite: &[Migration { version: 1, name: "things", sql: "CREATE TABLE things (id TEXT);" }, THINGS.sqlite[1]],
+        postgres: &[Migration { version: 1, name: "things", sql: "CREATE TABLE things (id TEXT);" }, THINGS.postgres[1]],
+    };
+    for test_db in TestDb::each().await {
+        test_db.migrate(&THINGS).await.unwrap();
+        let err = test_db.migrate(&EDITED).await.unwrap_err();
+        assert!(matches!(err, StorageError::ChecksumMismatch { version: 1, .. }), "{err:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_failing_migration_leaves_nothing_half_applied() {
+    const BROKEN: Migrations = Migrations {
+        component: "broken",
+        sqlite: &[Migration { version: 1, name: "broken", sql: "CREATE TABLE half (x INTEGER); SELEKT nonsense;" }],
+        postgres: &[Migration { version: 1, name: "broken", sql: "CREATE TABLE half (x BIGINT); SELEKT nonsense;" }],
+    };
+    for test_db in TestDb::each().await {
+        let err = test_db.migrate(&BROKEN).await.unwrap_err();
+        assert!(matches!(err, StorageError::Migration { version: 1, .. }), "{err:?}");
+        let exists = match test_db.db() {
+            Db::Sqlite(p) => sqlx::query("SELECT COUNT(*) FROM sqlite_master WHERE name = 'half'")
+                .fetch_one(p)
+                .await
+                .unwrap()
+                .get::<i64, _>(0),
+            Db::Postgres(p) => sqlx::query("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'half'")
+                .fetch_one(p)
+                .await
+                .unwrap()
+                .get::<i64, _>(0),
+        };
+        assert_eq!(exists, 0, "{:?}: the failed migration was rolled back", test_db.backend());
+    }
+}
+
+#[tokio::test]
+async fn sqlite_creates_missing_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/a/b/wm.db", dir.path().display());
+    let db = Db::connect(&DatabaseSettings::with_url(url)).await.unwrap();
+    assert_eq!(db.backend(), Backend::Sqlite);
+    assert!(dir.path().join("a/b/wm.db").exists());
+}
+
+#[tokio::test]
+async fn unreachable_postgres_is_a_connect_error_reported_as_unavailable() {
+    // Port 1 on loopback: nothing listens there, so the connection is refused.
+    let settings = DatabaseSettings { acquire_timeout_ms: 2_000, ..DatabaseSettings::with_url("postgres://wm@127.0.0.1:1/wm") };
+    let err = Db::connect(&settings).await.unwrap_err();
+    assert!(matches!(err, StorageError::Connect { backend: "postgres", .. }), "{err:?}");
+    assert!(err.is_unavailable());
+}
