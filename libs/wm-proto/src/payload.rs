@@ -1,0 +1,44 @@
+//! Helpers on the generated [`Payload`] enum.
+
+use crate::topics;
+use crate::v1::envelope::Payload;
+
+impl Payload {
+    /// The topic this event is published on; see [`topics::for_payload`].
+    pub fn topic(&self) -> &'static str {
+        topics::for_payload(self)
+    }
+
+    /// The event's message name, e.g. `"ReadingReceived"`: a stable,
+    /// low-cardinality label for logs and metrics.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Payload::GatewayRegistered(_) => "GatewayRegistered",
+            Payload::GatewayUpdated(_) => "GatewayUpdated",
+            Payload::GatewayDeleted(_) => "GatewayDeleted",
+            Payload::MeterRegistered(_) => "MeterRegistered",
+            Payload::MeterUpdated(_) => "MeterUpdated",
+            Payload::MeterDeleted(_) => "MeterDeleted",
+            Payload::GatewayStatusChanged(_) => "GatewayStatusChanged",
+            Payload::GatewayActivity(_) => "GatewayActivity",
+            Payload::BleActivity(_) => "BleActivity",
+            Payload::ReadingReceived(_) => "ReadingReceived",
+            Payload::AlertRaised(_) => "AlertRaised",
+            Payload::AlertCleared(_) => "AlertCleared",
+            Payload::PeripheralDiscovered(_) => "PeripheralDiscovered",
+            Payload::ShutdownRequested(_) => "ShutdownRequested",
+            Payload::ShutdownAnswered(_) => "ShutdownAnswered",
+            Payload::ValveCommandIssued(_) => "ValveCommandIssued",
+            Payload::CommandAcknowledged(_) => "CommandAcknowledged",
+            Payload::NotificationCreated(_) => "NotificationCreated",
+            Payload::NotificationDismissed(_) => "NotificationDismissed",
+            Payload::NotificationsCleared(_) => "NotificationsCleared",
+            Payload::UserLoggedIn(_) => "UserLoggedIn",
+            Payload::UserLoggedOut(_) => "UserLoggedOut",
+            Payload::UserCreated(_) => "UserCreated",
+            Payload::UserDisabled(_) => "UserDisabled",
+            Payload::UserRoleChanged(_) => "UserRoleChanged",
+            Payload::DeadLetter(_) => "DeadLetter",
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! Contract tests for the wmeter.v1 event schemas: one binary.
+
+mod coverage;
+mod garbage;
+mod round_trip;
+mod samples;

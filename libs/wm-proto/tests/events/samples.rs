@@ -1,0 +1,200 @@
+//! One populated sample of every payload variant.
+
+use wm_proto::Payload;
+use wm_proto::time::to_timestamp;
+use wm_proto::v1::*;
+
+const GATEWAY: &str = "65f0a1b2c3d4e5f601234567";
+const METER: &str = "65f0a1b2c3d4e5f6abcdef01";
+const USER: &str = "65f0a1b2c3d4e5f600000001";
+
+fn at(seconds: i64) -> Option<prost_types::Timestamp> {
+    let time = chrono::DateTime::from_timestamp(seconds, 123_456_000).expect("valid time");
+    Some(to_timestamp(time))
+}
+
+fn gps() -> Option<GpsCoordinates> {
+    Some(GpsCoordinates {
+        longitude: 2.294_481,
+        latitude: 48.858_370,
+    })
+}
+
+fn registry() -> Vec<Payload> {
+    vec![
+        Payload::GatewayRegistered(GatewayRegistered {
+            id: GATEWAY.into(),
+            serial_number: "AB12CD34EF".into(),
+            imei: "490154203237518".into(),
+            phone_number: "0612345678".into(),
+            ble_address: "AA:BB:CC:DD:EE:01".into(),
+            mac_address: "AA:BB:CC:DD:EE:02".into(),
+            gps: gps(),
+            device_name: "GTW-AB12CD34EF".into(),
+            registered_at: at(1_750_000_000),
+        }),
+        Payload::GatewayUpdated(GatewayUpdated {
+            id: GATEWAY.into(),
+            phone_number: Some("0698765432".into()),
+            gps: None,
+        }),
+        Payload::GatewayDeleted(GatewayDeleted { id: GATEWAY.into() }),
+        Payload::MeterRegistered(MeterRegistered {
+            id: METER.into(),
+            serial_number: "ZX98YW76VU".into(),
+            ble_address: "AA:BB:CC:DD:EE:03".into(),
+            gps: None,
+            device_name: "W-ZX98YW76VU".into(),
+            registered_at: at(1_750_000_001),
+        }),
+        Payload::MeterUpdated(MeterUpdated {
+            id: METER.into(),
+            gps: gps(),
+        }),
+        Payload::MeterDeleted(MeterDeleted { id: METER.into() }),
+    ]
+}
+
+fn telemetry() -> Vec<Payload> {
+    vec![
+        Payload::GatewayStatusChanged(GatewayStatusChanged {
+            gateway_id: GATEWAY.into(),
+            online: true,
+        }),
+        Payload::GatewayActivity(GatewayActivity {
+            gateway_id: GATEWAY.into(),
+            meter_id: Some(METER.into()),
+            mqtt_topic: "wmeter/v1/gw/AB12CD34EF/reading".into(),
+            action: "reading 42 L".into(),
+            message_id: 7,
+        }),
+        Payload::BleActivity(BleActivity {
+            gateway_id: GATEWAY.into(),
+            meter_id: METER.into(),
+            rssi: -73,
+            message_id: 8,
+        }),
+        Payload::ReadingReceived(ReadingReceived {
+            meter_id: METER.into(),
+            gateway_id: GATEWAY.into(),
+            record: 42,
+            unit: VolumeUnit::Litre.into(),
+            message_id: u64::MAX,
+        }),
+        Payload::AlertRaised(AlertRaised {
+            meter_id: METER.into(),
+            alert_type: "leak".into(),
+            gateway_id: GATEWAY.into(),
+            message_id: 9,
+        }),
+        Payload::AlertCleared(AlertCleared {
+            meter_id: METER.into(),
+            alert_type: "leak".into(),
+            gateway_id: GATEWAY.into(),
+            message_id: 10,
+        }),
+        Payload::PeripheralDiscovered(PeripheralDiscovered {
+            gateway_id: GATEWAY.into(),
+            device_name: "W-ZX98YW76VU".into(),
+            ble_address: "AA:BB:CC:DD:EE:03".into(),
+            message_id: 11,
+        }),
+    ]
+}
+
+fn shutdown_and_commands() -> Vec<Payload> {
+    vec![
+        Payload::ShutdownRequested(ShutdownRequested {
+            meter_id: METER.into(),
+            gateway_id: GATEWAY.into(),
+            request_id: "req-1".into(),
+            message_id: 12,
+        }),
+        Payload::ShutdownAnswered(ShutdownAnswered {
+            meter_id: METER.into(),
+            request_id: "req-1".into(),
+            status: ShutdownAnswerStatus::Confirmed.into(),
+            answered_by: USER.into(),
+        }),
+        Payload::ValveCommandIssued(ValveCommandIssued {
+            command_id: "cmd-1".into(),
+            gateway_serial: "AB12CD34EF".into(),
+            meter_id: METER.into(),
+            meter_ble_address: "AA:BB:CC:DD:EE:03".into(),
+            action: ValveAction::Close.into(),
+            request_id: Some("req-1".into()),
+        }),
+        Payload::CommandAcknowledged(CommandAcknowledged {
+            command_id: "cmd-1".into(),
+            ok: false,
+            detail: "valve stuck".into(),
+            gateway_id: GATEWAY.into(),
+            message_id: 13,
+        }),
+    ]
+}
+
+fn notifications_and_auth() -> Vec<Payload> {
+    vec![
+        Payload::NotificationCreated(NotificationCreated {
+            notification_id: "n-1".into(),
+            user_id: USER.into(),
+            device_name: "W-ZX98YW76VU".into(),
+            meter_id: METER.into(),
+            event: "leak alert".into(),
+            status: "raised".into(),
+            created_at: at(1_750_000_002),
+        }),
+        Payload::NotificationDismissed(NotificationDismissed {
+            user_id: USER.into(),
+            device_name: "W-ZX98YW76VU".into(),
+        }),
+        Payload::NotificationsCleared(NotificationsCleared {
+            user_id: USER.into(),
+        }),
+        Payload::UserLoggedIn(UserLoggedIn {
+            user_id: USER.into(),
+            username: "ada".into(),
+        }),
+        Payload::UserLoggedOut(UserLoggedOut {
+            user_id: USER.into(),
+        }),
+        Payload::UserCreated(UserCreated {
+            user_id: USER.into(),
+            username: "ada".into(),
+            role: Role::Operator.into(),
+        }),
+        Payload::UserDisabled(UserDisabled {
+            user_id: USER.into(),
+        }),
+        Payload::UserRoleChanged(UserRoleChanged {
+            user_id: USER.into(),
+            previous_role: Role::Operator.into(),
+            role: Role::Admin.into(),
+        }),
+    ]
+}
+
+fn dead_letters() -> Vec<Payload> {
+    vec![Payload::DeadLetter(DeadLetter {
+        raw_topic: "wmeter/v1/gw/UNKNOWN123/reading".into(),
+        raw_payload: vec![0x7b, 0x00, 0xff, 0x7d],
+        reason: DeadLetterReason::UnknownGateway.into(),
+        detail: "no gateway with serial UNKNOWN123".into(),
+        received_at: at(1_750_000_003),
+    })]
+}
+
+/// Every payload variant, each populated with non-default values.
+pub fn all() -> Vec<Payload> {
+    [
+        registry(),
+        telemetry(),
+        shutdown_and_commands(),
+        notifications_and_auth(),
+        dead_letters(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
