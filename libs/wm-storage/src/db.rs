@@ -71,8 +71,8 @@ impl Db {
     /// A cheap round trip, used by `/readyz`.
     pub async fn ping(&self) -> Result<(), StorageError> {
         match self {
-            Db::Sqlite(pool) => drop(sqlx::query("SELECT 1").execute(pool).await?),
-            Db::Postgres(pool) => drop(sqlx::query("SELECT 1").execute(pool).await?),
+            Db::Sqlite(pool) => sqlx::query("SELECT 1").execute(pool).await.map(|_| ())?,
+            Db::Postgres(pool) => sqlx::query("SELECT 1").execute(pool).await.map(|_| ())?,
         }
         Ok(())
     }

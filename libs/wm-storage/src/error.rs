@@ -24,12 +24,7 @@ pub enum StorageError {
         "migration {component} v{version} was changed after it was applied \
          (checksum {applied} in the database, {current} in this build)"
     )]
-    ChecksumMismatch {
-        component: &'static str,
-        version: u32,
-        applied: String,
-        current: String,
-    },
+    ChecksumMismatch { component: &'static str, version: u32, applied: String, current: String },
     #[error("the database holds {component} v{version}, which this build does not know: it is older than the schema")]
     UnknownVersion { component: &'static str, version: u32 },
     #[error("database query failed")]
@@ -49,8 +44,5 @@ impl StorageError {
 }
 
 fn is_unavailable(e: &sqlx::Error) -> bool {
-    matches!(
-        e,
-        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_)
-    )
+    matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_))
 }

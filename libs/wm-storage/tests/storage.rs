@@ -8,11 +8,19 @@ const THINGS: Migrations = Migrations {
     component: "things",
     sqlite: &[
         Migration { version: 1, name: "things", sql: "CREATE TABLE things (id TEXT PRIMARY KEY, n INTEGER NOT NULL);" },
-        Migration { version: 2, name: "index", sql: "CREATE INDEX things_n ON things (n); INSERT INTO things VALUES ('a', 1);" },
+        Migration {
+            version: 2,
+            name: "index",
+            sql: "CREATE INDEX things_n ON things (n); INSERT INTO things VALUES ('a', 1);",
+        },
     ],
     postgres: &[
         Migration { version: 1, name: "things", sql: "CREATE TABLE things (id TEXT PRIMARY KEY, n BIGINT NOT NULL);" },
-        Migration { version: 2, name: "index", sql: "CREATE INDEX things_n ON things (n); INSERT INTO things VALUES ('a', 1);" },
+        Migration {
+            version: 2,
+            name: "index",
+            sql: "CREATE INDEX things_n ON things (n); INSERT INTO things VALUES ('a', 1);",
+        },
     ],
 };
 
@@ -48,7 +56,10 @@ async fn edited_migration_is_refused_on_both_backends() {
     const EDITED: Migrations = Migrations {
         component: "things",
         sqlite: &[Migration { version: 1, name: "things", sql: "CREATE TABLE things (id TEXT);" }, THINGS.sqlite[1]],
-        postgres: &[Migration { version: 1, name: "things", sql: "CREATE TABLE things (id TEXT);" }, THINGS.postgres[1]],
+        postgres: &[
+            Migration { version: 1, name: "things", sql: "CREATE TABLE things (id TEXT);" },
+            THINGS.postgres[1],
+        ],
     };
     for test_db in TestDb::each().await {
         test_db.migrate(&THINGS).await.unwrap();
@@ -95,7 +106,8 @@ async fn sqlite_creates_missing_folders() {
 #[tokio::test]
 async fn unreachable_postgres_is_a_connect_error_reported_as_unavailable() {
     // Port 1 on loopback: nothing listens there, so the connection is refused.
-    let settings = DatabaseSettings { acquire_timeout_ms: 2_000, ..DatabaseSettings::with_url("postgres://wm@127.0.0.1:1/wm") };
+    let settings =
+        DatabaseSettings { acquire_timeout_ms: 2_000, ..DatabaseSettings::with_url("postgres://wm@127.0.0.1:1/wm") };
     let err = Db::connect(&settings).await.unwrap_err();
     assert!(matches!(err, StorageError::Connect { backend: "postgres", .. }), "{err:?}");
     assert!(err.is_unavailable());
