@@ -1,0 +1,215 @@
+//! Group members and replays of the embedded log.
+//!
+//! A consumer keeps, for each partition it reads, the next offset to fetch.
+//! A group member re-reads its assignment whenever the group's generation
+//! changes: partitions it keeps keep their position, partitions it gains
+//! start at the group's committed offset (so records another member polled
+//! but did not commit are delivered again).
+
+use std::{collections::BTreeMap, fmt, sync::Arc, time::Duration};
+
+use async_trait::async_trait;
+use tokio::time::Instant;
+
+use super::{
+    Shared,
+    groups::{MemberId, Subscription},
+    store,
+};
+use crate::{Consumer, ConsumerOptions, Record, Result, StartFrom, TopicPartition};
+
+pub(super) struct EmbeddedConsumer {
+    shared: Arc<Shared>,
+    kind: Kind,
+    /// The next offset to fetch, for each partition read.
+    positions: BTreeMap<TopicPartition, i64>,
+    /// Which partition a fetch starts with, rotated so none starves.
+    rotation: usize,
+}
+
+enum Kind {
+    Member {
+        group: String,
+        member: MemberId,
+        /// The group generation `positions` was built for (0: not yet).
+        generation: u64,
+        start: StartFrom,
+    },
+    Replay {
+        /// Each partition's end offset when the replay started.
+        end: BTreeMap<TopicPartition, i64>,
+    },
+}
+
+impl EmbeddedConsumer {
+    pub(super) fn member(
+        shared: Arc<Shared>,
+        group: &str,
+        topics: Vec<Subscription>,
+        options: ConsumerOptions,
+    ) -> Self {
+        let member = shared.groups.join(group, topics);
+        tracing::debug!(group, member, "embedded consumer joined");
+        // Wake the other members so they give up their share now.
+        shared.changed.notify_waiters();
+        let kind = Kind::Member { group: group.to_owned(), member, generation: 0, start: options.start };
+        Self { shared, kind, positions: BTreeMap::new(), rotation: 0 }
+    }
+
+    pub(super) async fn replay(shared: Arc<Shared>, topics: Vec<Subscription>) -> Result<Self> {
+        let mut conn = shared.pool.acquire().await?;
+        let mut end = BTreeMap::new();
+        for (topic, partitions) in topics {
+            for partition in 0..partitions {
+                let tp = TopicPartition::new(&topic, partition);
+                end.insert(tp.clone(), store::end_offset(&mut conn, &tp).await?);
+            }
+        }
+        drop(conn);
+        let positions = end.keys().map(|tp| (tp.clone(), 0)).collect();
+        Ok(Self { shared, kind: Kind::Replay { end }, positions, rotation: 0 })
+    }
+
+    /// Brings `positions` in line with the group's current assignment.
+    async fn sync_assignment(&mut self) -> Result<()> {
+        let Kind::Member { group, member, generation, start } = &mut self.kind else {
+            return Ok(());
+        };
+        let (current, assignment) = self.shared.groups.assignment(group, *member);
+        if current == *generation {
+            return Ok(());
+        }
+        let mut positions = BTreeMap::new();
+        for tp in assignment {
+            let position = match self.positions.get(&tp) {
+                Some(kept) => *kept,
+                None => start_position(&self.shared, group, &tp, *start).await?,
+            };
+            positions.insert(tp, position);
+        }
+        tracing::debug!(group, member, generation = current, partitions = positions.len(), "embedded rebalance");
+        self.positions = positions;
+        *generation = current;
+        Ok(())
+    }
+
+    /// Up to `max` records from the partitions read, advancing positions.
+    /// Positions move only after the last await, so a cancelled poll skips
+    /// nothing.
+    async fn fetch(&mut self, max: usize) -> Result<Vec<Record>> {
+        let partitions: Vec<TopicPartition> = self.positions.keys().cloned().collect();
+        if partitions.is_empty() {
+            return Ok(Vec::new());
+        }
+        let first = self.rotation % partitions.len();
+        self.rotation = self.rotation.wrapping_add(1);
+        let mut conn = self.shared.pool.acquire().await?;
+        let mut out = Vec::new();
+        let mut advanced = Vec::new();
+        for tp in partitions.iter().cycle().skip(first).take(partitions.len()) {
+            let wanted = max - out.len();
+            if wanted == 0 {
+                break;
+            }
+            let from = self.positions.get(tp).copied().unwrap_or(0);
+            let records = store::read(&mut conn, tp, from, wanted).await?;
+            if let Some(last) = records.last() {
+                advanced.push((tp.clone(), last.offset + 1));
+            }
+            out.extend(records);
+        }
+        self.positions.extend(advanced);
+        Ok(out)
+    }
+}
+
+async fn start_position(shared: &Shared, group: &str, tp: &TopicPartition, start: StartFrom) -> Result<i64> {
+    if let Some(committed) = store::committed(&shared.pool, group, tp).await? {
+        return Ok(committed);
+    }
+    match start {
+        StartFrom::Earliest => Ok(0),
+        StartFrom::Latest => store::end_offset(&mut *shared.pool.acquire().await?, tp).await,
+    }
+}
+
+#[async_trait]
+impl Consumer for EmbeddedConsumer {
+    async fn poll(&mut self, max: usize, timeout: Duration) -> Result<Vec<Record>> {
+        let deadline = Instant::now() + timeout;
+        let max = max.max(1);
+        let shared = self.shared.clone();
+        loop {
+            // Registered before looking, so an append in between still wakes us.
+            let changed = shared.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            self.sync_assignment().await?;
+            let records = self.fetch(max).await?;
+            if !records.is_empty() || Instant::now() >= deadline {
+                return Ok(records);
+            }
+            let _ = tokio::time::timeout_at(deadline, changed).await;
+        }
+    }
+
+    async fn commit(&mut self, records: &[Record]) -> Result<()> {
+        let Kind::Member { group, member, .. } = &self.kind else {
+            return Ok(());
+        };
+        let mut next: BTreeMap<TopicPartition, i64> = BTreeMap::new();
+        for record in records {
+            let offset = next.entry(record.topic_partition()).or_insert(0);
+            *offset = (*offset).max(record.offset + 1);
+        }
+        next.retain(|tp, _| {
+            let owned = self.shared.groups.owns(group, *member, tp);
+            if !owned {
+                tracing::debug!(group, topic = tp.topic, partition = tp.partition, "commit skipped: partition moved");
+            }
+            owned
+        });
+        if next.is_empty() {
+            return Ok(());
+        }
+        let _writer = self.shared.write.lock().await;
+        store::commit(&self.shared.pool, group, &next).await
+    }
+
+    fn assignment(&self) -> Vec<TopicPartition> {
+        match &self.kind {
+            Kind::Member { group, member, .. } => self.shared.groups.assignment(group, *member).1,
+            Kind::Replay { end } => end.keys().cloned().collect(),
+        }
+    }
+
+    fn caught_up(&self) -> bool {
+        match &self.kind {
+            Kind::Member { .. } => false,
+            Kind::Replay { end } => end.iter().all(|(tp, end)| self.positions.get(tp).is_some_and(|p| p >= end)),
+        }
+    }
+}
+
+impl Drop for EmbeddedConsumer {
+    fn drop(&mut self) {
+        if let Kind::Member { group, member, .. } = &self.kind {
+            self.shared.groups.leave(group, *member);
+            tracing::debug!(group, member, "embedded consumer left");
+            self.shared.changed.notify_waiters();
+        }
+    }
+}
+
+impl fmt::Debug for EmbeddedConsumer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("EmbeddedConsumer");
+        match &self.kind {
+            Kind::Member { group, member, generation, .. } => {
+                d.field("group", group).field("member", member).field("generation", generation)
+            }
+            Kind::Replay { .. } => d.field("replay", &true),
+        };
+        d.field("positions", &self.positions).finish()
+    }
+}

@@ -1,0 +1,111 @@
+//! Every SQL statement of the embedded log, except the append itself.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use sqlx::{Row, SqliteConnection, SqlitePool, sqlite::SqliteRow};
+
+use super::codec;
+use crate::{EventLogError, Record, Result, TopicPartition};
+
+pub(super) async fn topic_partitions(pool: &SqlitePool, topic: &str) -> Result<Option<i32>> {
+    let row = sqlx::query("SELECT partitions FROM event_log_topics WHERE topic = $1")
+        .bind(topic)
+        .fetch_optional(pool)
+        .await?;
+    Ok(row.map(|r| r.try_get::<i32, _>(0)).transpose()?)
+}
+
+/// Creates the topic unless it exists; either way returns its partition count.
+pub(super) async fn create_topic(pool: &SqlitePool, topic: &str, partitions: i32) -> Result<i32> {
+    sqlx::query("INSERT INTO event_log_topics (topic, partitions) VALUES ($1, $2) ON CONFLICT (topic) DO NOTHING")
+        .bind(topic)
+        .bind(partitions)
+        .execute(pool)
+        .await?;
+    let stored = topic_partitions(pool, topic).await?;
+    Ok(stored.unwrap_or(partitions))
+}
+
+/// Up to `limit` records of `tp` from offset `from` on, in offset order.
+pub(super) async fn read(
+    conn: &mut SqliteConnection,
+    tp: &TopicPartition,
+    from: i64,
+    limit: usize,
+) -> Result<Vec<Record>> {
+    let rows = sqlx::query(
+        "SELECT record_offset, record_key, payload, headers, appended_at_ms FROM event_log_records \
+         WHERE topic = $1 AND partition_id = $2 AND record_offset >= $3 ORDER BY record_offset LIMIT $4",
+    )
+    .bind(&tp.topic)
+    .bind(tp.partition)
+    .bind(from)
+    .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.iter().map(|row| to_record(tp, row)).collect()
+}
+
+fn to_record(tp: &TopicPartition, row: &SqliteRow) -> Result<Record> {
+    let offset: i64 = row.try_get(0)?;
+    let corrupt =
+        |reason| EventLogError::CorruptRecord { topic: tp.topic.clone(), partition: tp.partition, offset, reason };
+    let headers: Vec<u8> = row.try_get(3)?;
+    let millis: i64 = row.try_get(4)?;
+    Ok(Record {
+        topic: tp.topic.clone(),
+        partition: tp.partition,
+        offset,
+        key: row.try_get(1)?,
+        payload: row.try_get(2)?,
+        headers: codec::decode(&headers).map_err(corrupt)?,
+        timestamp: DateTime::from_timestamp_millis(millis).ok_or_else(|| corrupt("timestamp out of range"))?,
+    })
+}
+
+/// The offset the next record of `tp` will get.
+pub(super) async fn end_offset(conn: &mut SqliteConnection, tp: &TopicPartition) -> Result<i64> {
+    let next: i64 = sqlx::query_scalar(
+        "SELECT COALESCE(MAX(record_offset) + 1, 0) FROM event_log_records WHERE topic = $1 AND partition_id = $2",
+    )
+    .bind(&tp.topic)
+    .bind(tp.partition)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(next)
+}
+
+pub(super) async fn committed(pool: &SqlitePool, group: &str, tp: &TopicPartition) -> Result<Option<i64>> {
+    let offset = sqlx::query_scalar(
+        "SELECT committed_offset FROM event_log_group_offsets WHERE group_id = $1 AND topic = $2 AND partition_id = $3",
+    )
+    .bind(group)
+    .bind(&tp.topic)
+    .bind(tp.partition)
+    .fetch_optional(pool)
+    .await?;
+    Ok(offset)
+}
+
+/// Stores the group's next offsets, in one transaction.
+pub(super) async fn commit(pool: &SqlitePool, group: &str, next: &BTreeMap<TopicPartition, i64>) -> Result<()> {
+    let now = Utc::now().timestamp_millis();
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    for (tp, offset) in next {
+        sqlx::query(
+            "INSERT INTO event_log_group_offsets (group_id, topic, partition_id, committed_offset, committed_at_ms) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (group_id, topic, partition_id) \
+             DO UPDATE SET committed_offset = excluded.committed_offset, committed_at_ms = excluded.committed_at_ms",
+        )
+        .bind(group)
+        .bind(&tp.topic)
+        .bind(tp.partition)
+        .bind(offset)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}

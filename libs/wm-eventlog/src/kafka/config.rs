@@ -1,0 +1,211 @@
+//! The `event_log` settings of the distributed mode, and the librdkafka
+//! configuration of each client built from them.
+
+use std::{collections::BTreeMap, fmt, time::Duration};
+
+use rdkafka::ClientConfig;
+use serde::{Deserialize, Serialize};
+
+use crate::{EventLogError, Result, StartFrom};
+
+#[derive(Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct KafkaSettings {
+    /// Bootstrap servers, `host:port[,host:port…]`.
+    pub brokers: String,
+    /// Names this process in broker logs and quotas.
+    pub client_id: String,
+    /// Partitions of the topics [`ensure_topics`](crate::EventLog::ensure_topics) creates.
+    pub partitions: i32,
+    /// Replicas of the topics it creates (3 in production, 1 on a test broker).
+    pub replication_factor: i32,
+    /// A group member silent for this long is dropped and its partitions move.
+    pub session_timeout_ms: u32,
+    pub heartbeat_interval_ms: u32,
+    /// How long an append may take, retries included (`delivery.timeout.ms`).
+    pub delivery_timeout_ms: u32,
+    /// Bound of admin, metadata and commit requests.
+    pub request_timeout_ms: u32,
+    /// How long the producer waits to fill a batch (`linger.ms`).
+    pub linger_ms: u32,
+    /// Idempotent producer (`enable.idempotence`). Keep it on; turning it off
+    /// also limits the producer to one request in flight so order survives
+    /// retries.
+    pub idempotence: bool,
+    /// Extra librdkafka properties for every client, e.g. `security.protocol`
+    /// and `sasl.*`. Values are never printed.
+    pub options: BTreeMap<String, String>,
+}
+
+impl Default for KafkaSettings {
+    fn default() -> Self {
+        Self {
+            brokers: String::new(),
+            client_id: "wmeter".to_owned(),
+            partitions: 8,
+            replication_factor: 3,
+            session_timeout_ms: 10_000,
+            heartbeat_interval_ms: 1_000,
+            delivery_timeout_ms: 30_000,
+            request_timeout_ms: 10_000,
+            linger_ms: 5,
+            idempotence: true,
+            options: BTreeMap::new(),
+        }
+    }
+}
+
+impl KafkaSettings {
+    pub fn with_brokers(brokers: impl Into<String>) -> Self {
+        Self { brokers: brokers.into(), ..Self::default() }
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        let invalid = |key, message: &str| Err(EventLogError::InvalidSettings { key, message: message.to_owned() });
+        if self.brokers.trim().is_empty() {
+            return invalid("event_log.brokers", "must name at least one host:port");
+        }
+        if self.partitions < 1 {
+            return invalid("event_log.partitions", "must be at least 1");
+        }
+        if self.replication_factor < 1 {
+            return invalid("event_log.replication_factor", "must be at least 1");
+        }
+        if self.heartbeat_interval_ms == 0 || self.heartbeat_interval_ms >= self.session_timeout_ms {
+            return invalid("event_log.heartbeat_interval_ms", "must be above 0 and below session_timeout_ms");
+        }
+        Ok(())
+    }
+
+    pub(crate) fn request_timeout(&self) -> Duration {
+        Duration::from_millis(u64::from(self.request_timeout_ms))
+    }
+
+    fn base(&self) -> ClientConfig {
+        let mut config = ClientConfig::new();
+        config
+            .set("bootstrap.servers", &self.brokers)
+            .set("client.id", &self.client_id)
+            .set("socket.timeout.ms", self.request_timeout_ms.to_string());
+        for (key, value) in &self.options {
+            config.set(key, value);
+        }
+        config
+    }
+
+    /// At-least-once producer: every append is acknowledged by all in-sync
+    /// replicas, and keys are placed with Kafka's murmur2 partitioner.
+    pub(crate) fn producer(&self) -> ClientConfig {
+        let mut config = self.base();
+        config
+            .set("acks", "all")
+            .set("enable.idempotence", self.idempotence.to_string())
+            .set("partitioner", "murmur2_random")
+            .set("linger.ms", self.linger_ms.to_string())
+            .set("message.timeout.ms", self.delivery_timeout_ms.to_string());
+        if !self.idempotence {
+            config.set("max.in.flight.requests.per.connection", "1");
+        }
+        config
+    }
+
+    /// A group member that commits only what it was told to: offsets are
+    /// stored by [`Consumer::commit`](crate::Consumer::commit), and the
+    /// auto-commit only flushes stored offsets (on rebalance and close too).
+    pub(crate) fn group_member(&self, group: &str, start: StartFrom) -> ClientConfig {
+        let mut config = self.base();
+        config
+            .set("group.id", group)
+            .set("enable.auto.commit", "true")
+            .set("enable.auto.offset.store", "false")
+            .set("auto.offset.reset", reset(start))
+            .set("session.timeout.ms", self.session_timeout_ms.to_string())
+            .set("heartbeat.interval.ms", self.heartbeat_interval_ms.to_string())
+            .set("enable.partition.eof", "false");
+        config
+    }
+
+    /// A consumer that is assigned partitions by hand and never commits.
+    pub(crate) fn replayer(&self, group: &str) -> ClientConfig {
+        let mut config = self.base();
+        config
+            .set("group.id", group)
+            .set("enable.auto.commit", "false")
+            .set("enable.auto.offset.store", "false")
+            .set("auto.offset.reset", "earliest")
+            .set("enable.partition.eof", "false");
+        config
+    }
+
+    pub(crate) fn admin(&self) -> ClientConfig {
+        self.base()
+    }
+}
+
+fn reset(start: StartFrom) -> &'static str {
+    match start {
+        StartFrom::Earliest => "earliest",
+        StartFrom::Latest => "latest",
+    }
+}
+
+impl fmt::Debug for KafkaSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KafkaSettings")
+            .field("brokers", &self.brokers)
+            .field("client_id", &self.client_id)
+            .field("partitions", &self.partitions)
+            .field("replication_factor", &self.replication_factor)
+            .field("session_timeout_ms", &self.session_timeout_ms)
+            .field("heartbeat_interval_ms", &self.heartbeat_interval_ms)
+            .field("delivery_timeout_ms", &self.delivery_timeout_ms)
+            .field("request_timeout_ms", &self.request_timeout_ms)
+            .field("linger_ms", &self.linger_ms)
+            .field("idempotence", &self.idempotence)
+            .field("options", &self.options.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_values_are_not_printed() {
+        let mut settings = KafkaSettings::default();
+        settings.options.insert("sasl.password".into(), "hunter2".into());
+        let printed = format!("{settings:?}");
+        assert!(printed.contains("sasl.password") && !printed.contains("hunter2"), "{printed}");
+    }
+
+    #[test]
+    fn member_stores_offsets_only_on_commit() {
+        let config = KafkaSettings::default().group_member("g", StartFrom::Earliest);
+        assert_eq!(config.get("enable.auto.offset.store"), Some("false"));
+        assert_eq!(config.get("auto.offset.reset"), Some("earliest"));
+        assert_eq!(config.get("group.id"), Some("g"));
+    }
+
+    #[test]
+    fn producer_is_idempotent_with_kafka_partitioner() {
+        let config = KafkaSettings::default().producer();
+        assert_eq!(config.get("enable.idempotence"), Some("true"));
+        assert_eq!(config.get("acks"), Some("all"));
+        assert_eq!(config.get("partitioner"), Some("murmur2_random"));
+    }
+
+    #[test]
+    fn heartbeat_must_be_below_session_timeout() {
+        let settings = KafkaSettings { heartbeat_interval_ms: 20_000, ..KafkaSettings::with_brokers("k:9092") };
+        let err = settings.validate().unwrap_err().to_string();
+        assert!(err.starts_with("event_log.heartbeat_interval_ms: "), "{err}");
+        assert!(KafkaSettings::with_brokers("k:9092").validate().is_ok());
+    }
+
+    #[test]
+    fn brokers_have_no_default() {
+        let err = KafkaSettings::default().validate().unwrap_err().to_string();
+        assert!(err.starts_with("event_log.brokers: "), "{err}");
+    }
+}

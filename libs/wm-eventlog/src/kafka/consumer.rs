@@ -1,0 +1,210 @@
+//! Group members and replays on Kafka.
+//!
+//! A member runs with `enable.auto.offset.store=false`: [`Consumer::commit`]
+//! stores the offsets and commits them synchronously, and librdkafka's
+//! auto-commit (also on rebalance and close) only ever flushes stored
+//! offsets. A dropped member therefore leaves its uncommitted records to the
+//! group.
+
+use std::{collections::BTreeMap, fmt, sync::Arc, time::Duration};
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use futures::FutureExt;
+use rdkafka::{
+    Message, Offset, TopicPartitionList,
+    consumer::{CommitMode, Consumer as _, StreamConsumer},
+    error::KafkaError,
+    message::{BorrowedMessage, Headers},
+    types::RDKafkaErrorCode,
+};
+
+use crate::{Consumer, EventLogError, Record, Result, TopicPartition};
+
+pub(super) struct KafkaConsumer {
+    consumer: Arc<StreamConsumer>,
+    kind: Kind,
+}
+
+enum Kind {
+    Member {
+        group: String,
+    },
+    Replay {
+        /// The end offset of each partition that had records when the replay started.
+        end: BTreeMap<TopicPartition, i64>,
+        positions: BTreeMap<TopicPartition, i64>,
+    },
+}
+
+impl KafkaConsumer {
+    pub(super) fn member(consumer: StreamConsumer, group: &str) -> Self {
+        Self { consumer: Arc::new(consumer), kind: Kind::Member { group: group.to_owned() } }
+    }
+
+    pub(super) fn replay(consumer: Arc<StreamConsumer>, end: BTreeMap<TopicPartition, i64>) -> Self {
+        Self { consumer, kind: Kind::Replay { end, positions: BTreeMap::new() } }
+    }
+
+    fn track(&mut self, records: &[Record]) {
+        if let Kind::Replay { positions, .. } = &mut self.kind {
+            for record in records {
+                positions.insert(record.topic_partition(), record.offset + 1);
+            }
+        }
+    }
+}
+
+/// The next record, riding out transient errors (a broker restarting, a
+/// leader moving): librdkafka reports them and recovers by itself.
+async fn next_record(consumer: &StreamConsumer) -> Result<Record> {
+    loop {
+        match consumer.recv().await {
+            Ok(message) => return Ok(to_record(&message)),
+            Err(source @ KafkaError::MessageConsumptionFatal(_)) => {
+                return Err(EventLogError::Kafka { operation: "consume", source });
+            }
+            Err(error) => tracing::warn!(%error, "kafka consumer error, retrying"),
+        }
+    }
+}
+
+fn to_record(message: &BorrowedMessage<'_>) -> Record {
+    let headers = message
+        .headers()
+        .map(|headers| {
+            headers.iter().map(|h| (h.key.to_owned(), h.value.map(<[u8]>::to_vec).unwrap_or_default())).collect()
+        })
+        .unwrap_or_default();
+    Record {
+        topic: message.topic().to_owned(),
+        partition: message.partition(),
+        offset: message.offset(),
+        key: message.key().map(|k| String::from_utf8_lossy(k).into_owned()).unwrap_or_default(),
+        payload: message.payload().map(<[u8]>::to_vec).unwrap_or_default(),
+        headers,
+        timestamp: message.timestamp().to_millis().and_then(DateTime::from_timestamp_millis).unwrap_or_else(Utc::now),
+    }
+}
+
+/// For each partition, the offset after the highest record given.
+fn next_offsets(records: &[Record]) -> BTreeMap<TopicPartition, i64> {
+    let mut next: BTreeMap<TopicPartition, i64> = BTreeMap::new();
+    for record in records {
+        let offset = next.entry(record.topic_partition()).or_insert(0);
+        *offset = (*offset).max(record.offset + 1);
+    }
+    next
+}
+
+/// Commit failures that mean "the group is rebalancing": the offsets stay
+/// stored and are committed by the next commit if the partition stays here,
+/// or its records go to the new owner.
+fn is_rebalance(code: RDKafkaErrorCode) -> bool {
+    matches!(
+        code,
+        RDKafkaErrorCode::RebalanceInProgress
+            | RDKafkaErrorCode::IllegalGeneration
+            | RDKafkaErrorCode::UnknownMemberId
+            | RDKafkaErrorCode::AssignmentLost
+            | RDKafkaErrorCode::State
+    )
+}
+
+#[async_trait]
+impl Consumer for KafkaConsumer {
+    async fn poll(&mut self, max: usize, timeout: Duration) -> Result<Vec<Record>> {
+        let Ok(first) = tokio::time::timeout(timeout, next_record(&self.consumer)).await else {
+            return Ok(Vec::new());
+        };
+        let mut records = vec![first?];
+        while records.len() < max {
+            match self.consumer.recv().now_or_never() {
+                Some(Ok(message)) => records.push(to_record(&message)),
+                Some(Err(error)) => {
+                    tracing::warn!(%error, "kafka consumer error");
+                    break;
+                }
+                None => break,
+            }
+        }
+        self.track(&records);
+        Ok(records)
+    }
+
+    async fn commit(&mut self, records: &[Record]) -> Result<()> {
+        let Kind::Member { group } = &self.kind else {
+            return Ok(());
+        };
+        let next = next_offsets(records);
+        if next.is_empty() {
+            return Ok(());
+        }
+        let mut offsets = TopicPartitionList::with_capacity(next.len());
+        for (tp, offset) in &next {
+            offsets
+                .add_partition_offset(&tp.topic, tp.partition, Offset::Offset(*offset))
+                .map_err(EventLogError::kafka("commit"))?;
+        }
+        match self.consumer.store_offsets(&offsets) {
+            Ok(()) => {}
+            Err(KafkaError::StoreOffset(RDKafkaErrorCode::State | RDKafkaErrorCode::UnknownPartition)) => {
+                tracing::debug!(group, "commit skipped: partitions moved to another member");
+                return Ok(());
+            }
+            Err(source) => {
+                return Err(EventLogError::Kafka { operation: "store offsets", source });
+            }
+        }
+        let consumer = self.consumer.clone();
+        match tokio::task::spawn_blocking(move || consumer.commit_consumer_state(CommitMode::Sync)).await? {
+            Ok(()) | Err(KafkaError::ConsumerCommit(RDKafkaErrorCode::NoOffset)) => Ok(()),
+            Err(KafkaError::ConsumerCommit(code)) if is_rebalance(code) => {
+                tracing::debug!(group, %code, "commit deferred: the group is rebalancing");
+                Ok(())
+            }
+            Err(source) => Err(EventLogError::Kafka { operation: "commit", source }),
+        }
+    }
+
+    fn assignment(&self) -> Vec<TopicPartition> {
+        let Ok(assignment) = self.consumer.assignment() else {
+            return Vec::new();
+        };
+        let mut out: Vec<TopicPartition> =
+            assignment.elements().iter().map(|e| TopicPartition::new(e.topic(), e.partition())).collect();
+        out.sort();
+        out
+    }
+
+    fn caught_up(&self) -> bool {
+        match &self.kind {
+            Kind::Member { .. } => false,
+            Kind::Replay { end, positions } => end.iter().all(|(tp, end)| positions.get(tp).is_some_and(|p| p >= end)),
+        }
+    }
+}
+
+impl Drop for KafkaConsumer {
+    /// Closing a consumer blocks while it leaves its group; do it on the
+    /// blocking pool rather than stall an async worker.
+    fn drop(&mut self) {
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let consumer = self.consumer.clone();
+            drop(runtime.spawn_blocking(move || drop(consumer)));
+        }
+    }
+}
+
+impl fmt::Debug for KafkaConsumer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            Kind::Member { group } => f.debug_struct("KafkaConsumer").field("group", group).finish_non_exhaustive(),
+            Kind::Replay { positions, .. } => f
+                .debug_struct("KafkaConsumer")
+                .field("replay", &true)
+                .field("positions", positions)
+                .finish_non_exhaustive(),
+        }
+    }
+}

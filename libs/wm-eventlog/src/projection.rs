@@ -1,0 +1,178 @@
+//! Running a projection: the loop that turns a service's events into its
+//! tables, and the rebuild behind `wmeter replay`.
+//!
+//! A projection's writes must be idempotent (keyed by event id or by the
+//! gateway's message id): delivery is at-least-once, so a batch can arrive
+//! again after a crash between the projection's commit and the offset commit.
+
+use std::{fmt::Debug, time::Duration};
+
+use async_trait::async_trait;
+use tokio_util::sync::CancellationToken;
+
+use crate::{ConsumerOptions, EventLog, EventLogError, Record};
+
+/// Whether applying events may act on the outside world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effects {
+    /// Live consumption: push SSE messages, send valve commands.
+    Live,
+    /// A rebuild: write the tables only. Replaying history must never notify
+    /// a user or move a valve again.
+    Suppressed,
+}
+
+/// The error a projection reports; its cause chain is logged.
+pub type ApplyError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Events in, table rows out.
+#[async_trait]
+pub trait Projection: Send + Sync + Debug {
+    /// The consumer group, unique per projection, e.g. `device-registry.devices`.
+    fn name(&self) -> &'static str;
+
+    /// The topics it reads.
+    fn topics(&self) -> &'static [&'static str];
+
+    /// Applies a batch, durably, in one transaction where it can. Records it
+    /// cannot decode are its own business (dead-letter or skip them): an
+    /// error here means "retry this batch", so it must be transient.
+    async fn apply(&self, records: &[Record], effects: Effects) -> Result<(), ApplyError>;
+
+    /// Empties the projection's tables before a rebuild.
+    async fn reset(&self) -> Result<(), ApplyError>;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectionError {
+    #[error("event log")]
+    Log(#[from] EventLogError),
+    #[error("projection {name} failed")]
+    Apply {
+        name: &'static str,
+        #[source]
+        source: ApplyError,
+    },
+}
+
+/// How a projection consumes.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    /// Records per batch (and per transaction).
+    pub batch: usize,
+    /// How long one poll waits for records.
+    pub poll_timeout: Duration,
+    /// Longest wait between retries of a failing batch or poll.
+    pub max_backoff: Duration,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self { batch: 500, poll_timeout: Duration::from_secs(1), max_backoff: Duration::from_secs(30) }
+    }
+}
+
+/// Consumes `projection`'s topics as a member of its group until `stop` is
+/// cancelled. A failing batch is retried with backoff and never skipped:
+/// offsets are committed only after `apply` succeeded, so a stop or crash
+/// in between redelivers the batch.
+#[tracing::instrument(skip_all, fields(projection = projection.name()))]
+pub async fn run(
+    log: &dyn EventLog,
+    projection: &dyn Projection,
+    options: RunOptions,
+    stop: CancellationToken,
+) -> Result<(), ProjectionError> {
+    log.ensure_topics(projection.topics()).await?;
+    let mut consumer = log.subscribe(projection.name(), projection.topics(), ConsumerOptions::default()).await?;
+    let mut backoff = Backoff::new(options.max_backoff);
+    loop {
+        let polled = tokio::select! {
+            () = stop.cancelled() => return Ok(()),
+            polled = consumer.poll(options.batch, options.poll_timeout) => polled,
+        };
+        let batch = match polled {
+            Ok(batch) => batch,
+            Err(e) => {
+                tracing::warn!(error = ?e, "poll failed, retrying");
+                if !backoff.wait(&stop).await {
+                    return Ok(());
+                }
+                continue;
+            }
+        };
+        backoff.reset();
+        if batch.is_empty() {
+            continue;
+        }
+        loop {
+            match projection.apply(&batch, Effects::Live).await {
+                Ok(()) => break,
+                Err(e) => {
+                    tracing::warn!(error = ?e, records = batch.len(), "apply failed, retrying the batch");
+                    if !backoff.wait(&stop).await {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        backoff.reset();
+        if let Err(e) = consumer.commit(&batch).await {
+            // The batch is applied; a redelivery of it changes nothing.
+            tracing::warn!(error = ?e, "offset commit failed; the batch may be delivered again");
+        }
+    }
+}
+
+/// Rebuilds `projection` from offset 0: resets its tables, then applies every
+/// record the log held when the rebuild started, with effects suppressed.
+/// No group's offsets move. Returns how many records were applied.
+#[tracing::instrument(skip_all, fields(projection = projection.name()))]
+pub async fn rebuild(
+    log: &dyn EventLog,
+    projection: &dyn Projection,
+    options: RunOptions,
+) -> Result<u64, ProjectionError> {
+    let failed = |source| ProjectionError::Apply { name: projection.name(), source };
+    log.ensure_topics(projection.topics()).await?;
+    projection.reset().await.map_err(failed)?;
+    let mut replay = log.replay(projection.topics()).await?;
+    let mut applied = 0_u64;
+    while !replay.caught_up() {
+        let batch = replay.poll(options.batch, options.poll_timeout).await?;
+        if !batch.is_empty() {
+            projection.apply(&batch, Effects::Suppressed).await.map_err(failed)?;
+            applied += batch.len() as u64;
+        }
+    }
+    tracing::info!(applied, "projection rebuilt");
+    Ok(applied)
+}
+
+/// Doubling waits from 100 ms up to a ceiling, cut short by a stop.
+struct Backoff {
+    next: Duration,
+    max: Duration,
+}
+
+impl Backoff {
+    const FIRST: Duration = Duration::from_millis(100);
+
+    fn new(max: Duration) -> Self {
+        Self { next: Self::FIRST, max }
+    }
+
+    fn reset(&mut self) {
+        self.next = Self::FIRST;
+    }
+
+    /// False when `stop` was cancelled during the wait.
+    async fn wait(&mut self, stop: &CancellationToken) -> bool {
+        let wait = self.next;
+        self.next = (self.next * 2).min(self.max);
+        tokio::select! {
+            () = stop.cancelled() => false,
+            () = tokio::time::sleep(wait) => true,
+        }
+    }
+}

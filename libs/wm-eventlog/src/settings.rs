@@ -1,0 +1,70 @@
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use wm_storage::Db;
+
+use crate::{
+    EventLog, Result,
+    embedded::{EmbeddedLog, EmbeddedSettings},
+    kafka::{KafkaLog, KafkaSettings},
+};
+
+/// Which event log to run, chosen by configuration: `kind = "embedded"`
+/// (the default) or `kind = "kafka"` with the broker settings.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum EventLogSettings {
+    Embedded(EmbeddedSettings),
+    Kafka(KafkaSettings),
+}
+
+impl Default for EventLogSettings {
+    fn default() -> Self {
+        EventLogSettings::Embedded(EmbeddedSettings::default())
+    }
+}
+
+/// Opens the configured log. The embedded log lives in `db`, which must then
+/// be SQLite, and is migrated here; the Kafka log does not use `db`.
+pub async fn open(settings: &EventLogSettings, db: &Db) -> Result<Arc<dyn EventLog>> {
+    match settings {
+        EventLogSettings::Embedded(embedded) => Ok(Arc::new(EmbeddedLog::open(db, embedded.clone()).await?)),
+        EventLogSettings::Kafka(kafka) => Ok(Arc::new(KafkaLog::connect(kafka.clone())?)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_is_the_default() {
+        let parsed: EventLogSettings = toml::from_str(r#"kind = "embedded""#).expect("parse");
+        assert_eq!(parsed, EventLogSettings::default());
+    }
+
+    #[test]
+    fn kafka_settings_parse_with_defaults() {
+        let parsed: EventLogSettings = toml::from_str(
+            r#"
+            kind = "kafka"
+            brokers = "kafka-0:9092,kafka-1:9092"
+            partitions = 12
+            [options]
+            "security.protocol" = "sasl_ssl"
+            "#,
+        )
+        .expect("parse");
+        let EventLogSettings::Kafka(kafka) = parsed else { panic!("not kafka: {parsed:?}") };
+        assert_eq!(kafka.brokers, "kafka-0:9092,kafka-1:9092");
+        assert_eq!(kafka.partitions, 12);
+        assert_eq!(kafka.replication_factor, KafkaSettings::default().replication_factor);
+        assert_eq!(kafka.options.get("security.protocol").map(String::as_str), Some("sasl_ssl"));
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        let err = toml::from_str::<EventLogSettings>("kind = \"kafka\"\nbrokerz = \"x\"").expect_err("typo accepted");
+        assert!(err.to_string().contains("brokerz"), "{err}");
+    }
+}
