@@ -1,0 +1,143 @@
+use std::collections::BTreeMap;
+
+use actix_web::{
+    HttpRequest, HttpResponse, ResponseError,
+    error::{JsonPayloadError, PathError, QueryPayloadError},
+    http::StatusCode,
+    web,
+};
+use serde::Serialize;
+
+/// The JSON error every API answers with: a stable machine `code`, a human
+/// `message`, and per-field messages for validation errors.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct ApiError {
+    #[serde(skip)]
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub fields: BTreeMap<String, String>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self { status, code, message: message.into(), fields: BTreeMap::new() }
+    }
+
+    pub fn with_field(mut self, field: impl Into<String>, message: impl Into<String>) -> Self {
+        self.fields.insert(field.into(), message.into());
+        self
+    }
+
+    pub fn validation(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "validation_failed", message)
+    }
+
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, message)
+    }
+
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
+    }
+
+    /// An unexpected failure: the cause is logged here, once, and the client
+    /// sees a generic message.
+    pub fn internal(cause: &(dyn std::error::Error + 'static)) -> Self {
+        tracing::error!(error = %chain(cause), "request failed");
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "An unexpected error occurred")
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        HttpResponse::build(self.status).json(self)
+    }
+}
+
+/// The error and its causes on one line.
+pub fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        out.push_str(": ");
+        out.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    out
+}
+
+/// Makes actix's extractor failures (bad JSON, bad query string, bad path,
+/// oversized body) answer with [`ApiError`] bodies instead of plain text.
+pub fn json_errors(max_body_bytes: usize) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(web::JsonConfig::default().limit(max_body_bytes).error_handler(json_error))
+            .app_data(web::QueryConfig::default().error_handler(query_error))
+            .app_data(web::PathConfig::default().error_handler(path_error));
+    }
+}
+
+fn json_error(err: JsonPayloadError, _: &HttpRequest) -> actix_web::Error {
+    let api = match &err {
+        JsonPayloadError::Overflow { limit } | JsonPayloadError::OverflowKnownLength { limit, .. } => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            format!("The request body is larger than {limit} bytes"),
+        ),
+        JsonPayloadError::ContentType => ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "The request body must be application/json",
+        ),
+        other => ApiError::new(StatusCode::BAD_REQUEST, "invalid_json", other.to_string()),
+    };
+    api.into()
+}
+
+fn query_error(err: QueryPayloadError, _: &HttpRequest) -> actix_web::Error {
+    ApiError::new(StatusCode::BAD_REQUEST, "invalid_query", err.to_string()).into()
+}
+
+fn path_error(err: PathError, _: &HttpRequest) -> actix_web::Error {
+    ApiError::new(StatusCode::BAD_REQUEST, "invalid_path", err.to_string()).into()
+}
+
+/// The fallback for unknown routes.
+pub async fn not_found() -> HttpResponse {
+    HttpResponse::from_error(ApiError::not_found("No such route"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn body_has_code_message_and_fields_only_when_present() {
+        let plain = serde_json::to_value(ApiError::not_found("Gateway not found")).unwrap();
+        assert_eq!(plain, serde_json::json!({"code": "not_found", "message": "Gateway not found"}));
+        let with_field = ApiError::validation("Invalid input").with_field("imei", "IMEI must be exactly 15 digits");
+        assert_eq!(
+            serde_json::to_value(with_field).unwrap(),
+            serde_json::json!({"code": "validation_failed", "message": "Invalid input",
+                               "fields": {"imei": "IMEI must be exactly 15 digits"}})
+        );
+    }
+}

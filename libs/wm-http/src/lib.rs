@@ -1,0 +1,16 @@
+//! HTTP plumbing every service shares.
+//!
+//! - [`ApiError`]: the one JSON error body `{code, message, fields}`, and
+//!   [`json_errors`] so actix's own extractor failures use it too.
+//! - [`health`]: `/healthz`, `/readyz` and `/metrics`.
+//! - [`telemetry`]: structured logs and the optional OTLP trace exporter.
+//! - [`HttpSettings`]: where a service listens.
+
+mod error;
+pub mod health;
+pub mod metrics;
+mod settings;
+pub mod telemetry;
+
+pub use error::{ApiError, chain, json_errors, not_found};
+pub use settings::HttpSettings;

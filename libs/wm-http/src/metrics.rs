@@ -1,0 +1,72 @@
+//! Request metrics for every service: a counter by route and status, and a
+//! latency histogram by route. The route is the matched pattern
+//! (`/api/proxy/gateways/{id}`), never the raw path, so ids cannot explode
+//! the label set.
+
+use std::time::Instant;
+
+use actix_web::{
+    Error,
+    body::MessageBody,
+    dev::{ServiceRequest, ServiceResponse},
+    middleware::Next,
+    web,
+};
+use prometheus_client::{
+    encoding::EncodeLabelSet,
+    metrics::{counter::Counter, family::Family, histogram::Histogram},
+    registry::Registry,
+};
+
+pub const HTTP_REQUESTS: &str = "wmeter_http_requests";
+pub const HTTP_REQUEST_DURATION: &str = "wmeter_http_request_duration_seconds";
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    method: String,
+    route: String,
+    status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RouteLabels {
+    route: String,
+}
+
+/// Handles to the request metrics; cheap to clone into each worker.
+#[derive(Clone, Debug)]
+pub struct HttpMetrics {
+    requests: Family<RequestLabels, Counter>,
+    duration: Family<RouteLabels, Histogram>,
+}
+
+impl HttpMetrics {
+    pub fn register(registry: &mut Registry) -> Self {
+        let requests = Family::<RequestLabels, Counter>::default();
+        let duration = Family::<RouteLabels, Histogram>::new_with_constructor(|| {
+            Histogram::new([0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0])
+        });
+        registry.register(HTTP_REQUESTS, "HTTP requests answered", requests.clone());
+        registry.register(HTTP_REQUEST_DURATION, "HTTP request latency", duration.clone());
+        Self { requests, duration }
+    }
+}
+
+/// The middleware; install with `App::wrap(from_fn(wm_http::metrics::record))`
+/// after putting [`HttpMetrics`] in the app data.
+pub async fn record(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    let metrics = req.app_data::<web::Data<HttpMetrics>>().cloned();
+    let method = req.method().to_string();
+    let started = Instant::now();
+    let response = next.call(req).await?;
+    if let Some(metrics) = metrics {
+        let route = response.request().match_pattern().unwrap_or_else(|| "unmatched".to_owned());
+        let status = response.status().as_u16();
+        metrics.requests.get_or_create(&RequestLabels { method, route: route.clone(), status }).inc();
+        metrics.duration.get_or_create(&RouteLabels { route }).observe(started.elapsed().as_secs_f64());
+    }
+    Ok(response)
+}
