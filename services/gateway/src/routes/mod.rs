@@ -1,0 +1,2 @@
+pub mod spa;
+pub mod uptime;

@@ -1,0 +1,167 @@
+//! Builds the HTTP server and its dependencies for one role: the whole
+//! embedded process, or one service of the distributed mode.
+
+use std::{net::TcpListener, sync::Arc, time::Duration};
+
+use actix_web::{App, HttpServer, dev::Server, middleware::from_fn, web};
+use anyhow::Context;
+use prometheus_client::registry::Registry;
+use wm_http::{
+    HttpSettings,
+    health::{Health, ReadinessCheck},
+    json_errors,
+    metrics::{self, HttpMetrics},
+};
+
+use crate::{
+    cli::Service,
+    config::Settings,
+    readiness::{DatabaseCheck, EventLogCheck},
+    wiring::{self, Wiring},
+};
+
+/// What this process runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Every service in one process (`wmeter serve`).
+    Embedded,
+    /// One service (`wmeter run <service>`).
+    Service(Service),
+}
+
+impl Role {
+    fn mounts(self, service: Service) -> bool {
+        self == Role::Embedded || self == Role::Service(service)
+    }
+}
+
+/// A built, bound, not yet running application.
+pub struct Application {
+    port: u16,
+    host: String,
+    server: Server,
+    wiring: Wiring,
+    shutdown_timeout: Duration,
+}
+
+impl std::fmt::Debug for Application {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Application").field("url", &self.url()).field("wiring", &self.wiring).finish_non_exhaustive()
+    }
+}
+
+impl Application {
+    /// Opens the database and the event log, applies migrations, and binds
+    /// the listener (port 0 picks a free port, for tests).
+    pub async fn build(settings: &Settings, role: Role) -> anyhow::Result<Application> {
+        let mut wiring = wiring::connect(settings, role).await?;
+        wiring.spawn_consumers();
+        let listener = TcpListener::bind(settings.http.address())
+            .with_context(|| format!("http: cannot listen on {}", settings.http.address()))?;
+        let port = listener.local_addr()?.port();
+        let server = http_server(settings, role, &wiring, listener)?;
+        Ok(Application {
+            port,
+            host: settings.http.host.clone(),
+            server,
+            wiring,
+            shutdown_timeout: Duration::from_secs(settings.http.shutdown_timeout_secs),
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The base URL, e.g. `http://127.0.0.1:8080`.
+    pub fn url(&self) -> String {
+        format!("http://{}:{}", self.host, self.port)
+    }
+
+    /// Serves until SIGTERM or Ctrl-C, then shuts down gracefully.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        self.run_until(crate::shutdown::signal()).await
+    }
+
+    /// Serves until `stop` resolves or the server fails, then drains HTTP,
+    /// stops the background consumers (which commit what they finished) and
+    /// closes the database.
+    pub async fn run_until(self, stop: impl Future<Output = ()>) -> anyhow::Result<()> {
+        let handle = self.server.handle();
+        let mut server = tokio::spawn(self.server);
+        let served = tokio::select! {
+            () = stop => None,
+            result = &mut server => Some(result),
+        };
+        if served.is_none() {
+            tracing::info!(timeout_secs = self.shutdown_timeout.as_secs(), "draining HTTP");
+            handle.stop(true).await;
+        }
+        self.wiring.shutdown().await;
+        tracing::info!("stopped");
+        match served {
+            Some(result) => result.context("HTTP server task")?.context("HTTP server"),
+            None => Ok(()),
+        }
+    }
+}
+
+fn http_server(settings: &Settings, role: Role, wiring: &Wiring, listener: TcpListener) -> anyhow::Result<Server> {
+    let mut registry = Registry::with_prefix_and_labels(
+        "",
+        [(std::borrow::Cow::Borrowed("service"), std::borrow::Cow::Borrowed(role_name(role)))].into_iter(),
+    );
+    let http_metrics = HttpMetrics::register(&mut registry);
+    let health = Health::new(readiness_checks(wiring), registry);
+    let uptime = wm_gateway::Uptime::since_now();
+    let static_dir = settings.web.static_dir.clone();
+    let HttpSettings { max_body_bytes, shutdown_timeout_secs, .. } = settings.http;
+    let server = HttpServer::new(move || {
+        let mut app = App::new()
+            .app_data(web::Data::new(http_metrics.clone()))
+            .wrap(from_fn(metrics::record))
+            .configure(json_errors(max_body_bytes))
+            .configure(health.clone().configure());
+        if role.mounts(Service::Auth) {
+            app = app.configure(wm_auth::configure);
+        }
+        if role.mounts(Service::DeviceRegistry) {
+            app = app.configure(wm_device_registry::configure);
+        }
+        if role.mounts(Service::TelemetryIngest) {
+            app = app.configure(wm_telemetry_ingest::configure);
+        }
+        if role.mounts(Service::Notification) {
+            app = app.configure(wm_notification::configure);
+        }
+        if role.mounts(Service::Gateway) {
+            app = app.configure(wm_gateway::configure(uptime)).configure(wm_gateway::spa(static_dir.clone()));
+        } else {
+            app = app.default_service(web::to(wm_http::not_found));
+        }
+        app
+    })
+    .disable_signals()
+    .shutdown_timeout(shutdown_timeout_secs)
+    .listen(listener)?
+    .run();
+    Ok(server)
+}
+
+fn readiness_checks(wiring: &Wiring) -> Vec<Arc<dyn ReadinessCheck>> {
+    let mut checks: Vec<Arc<dyn ReadinessCheck>> = Vec::new();
+    if let Some(db) = wiring.db() {
+        checks.push(Arc::new(DatabaseCheck(db.clone())));
+    }
+    if let Some(log) = wiring.event_log() {
+        checks.push(Arc::new(EventLogCheck(log.clone())));
+    }
+    checks
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Embedded => "embedded",
+        Role::Service(service) => service.name(),
+    }
+}

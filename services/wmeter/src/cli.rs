@@ -1,0 +1,100 @@
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// w-meter: monitoring for an IoT water-metering network.
+#[derive(Debug, Parser)]
+#[command(name = "wmeter", version, about)]
+pub struct Cli {
+    /// A TOML configuration file. `WMETER_*` variables override it.
+    #[arg(long, short, global = true, env = "WMETER_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run every service in one process: SQLite, the embedded event log and
+    /// MQTT broker (the embedded mode).
+    Serve {
+        /// Seed a demo network and run a live gateway simulator.
+        #[arg(long)]
+        demo: bool,
+    },
+    /// Run one service alone, over Kafka and PostgreSQL (the distributed mode).
+    Run {
+        #[arg(value_enum)]
+        service: Service,
+    },
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Rebuild every projection from the start of the event log, with
+    /// external effects (SSE pushes, valve commands) suppressed.
+    Replay,
+    /// Inspect the configuration.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the effective configuration as TOML, with secrets redacted.
+    Print {
+        /// Validate for this mode.
+        #[arg(long, value_enum, default_value = "embedded")]
+        mode: ModeArg,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Service {
+    Auth,
+    DeviceRegistry,
+    TelemetryIngest,
+    Notification,
+    Gateway,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Embedded,
+    Distributed,
+}
+
+impl Service {
+    pub fn name(self) -> &'static str {
+        match self {
+            Service::Auth => wm_auth::NAME,
+            Service::DeviceRegistry => wm_device_registry::NAME,
+            Service::TelemetryIngest => wm_telemetry_ingest::NAME,
+            Service::Notification => wm_notification::NAME,
+            Service::Gateway => wm_gateway::NAME,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn service_names_match_their_crates() {
+        let names: Vec<_> = Service::value_variants().iter().map(|s| s.name()).collect();
+        assert_eq!(names, ["auth", "device-registry", "telemetry-ingest", "notification", "gateway"]);
+        for service in Service::value_variants() {
+            let possible = service.to_possible_value().unwrap();
+            assert_eq!(possible.get_name(), service.name(), "the CLI spelling is the service name");
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! One function per subcommand.
+
+mod config_print;
+mod migrate;
+mod replay;
+mod serve;
+
+use std::path::Path;
+
+use crate::{
+    cli::{Cli, Command, ConfigCommand, ModeArg},
+    config::{self, Mode, Settings},
+};
+
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let file = cli.config.as_deref();
+    match cli.command {
+        Command::Serve { demo } => serve::embedded(load(file, Mode::Embedded)?, demo).await,
+        Command::Run { service } => serve::service(load(file, Mode::Distributed)?, service).await,
+        Command::Migrate => migrate::run(load(file, Mode::Embedded)?).await,
+        Command::Replay => replay::run(load(file, Mode::Embedded)?).await,
+        Command::Config { command: ConfigCommand::Print { mode } } => {
+            let mode = match mode {
+                ModeArg::Embedded => Mode::Embedded,
+                ModeArg::Distributed => Mode::Distributed,
+            };
+            config_print::run(&load(file, mode)?)
+        }
+    }
+}
+
+fn load(file: Option<&Path>, mode: Mode) -> Result<Settings, config::ConfigError> {
+    config::load(file, mode)
+}

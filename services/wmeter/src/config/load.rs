@@ -1,0 +1,42 @@
+use std::path::Path;
+
+use figment::{
+    Figment,
+    providers::{Env, Format, Serialized, Toml},
+};
+
+use super::{ConfigError, Mode, Settings};
+
+/// Environment variables starting with this override the file.
+pub const ENV_PREFIX: &str = "WMETER_";
+
+/// Loads defaults, then `file` (when given), then `WMETER_*` variables, and
+/// validates the result for `mode`.
+pub fn load(file: Option<&Path>, mode: Mode) -> Result<Settings, ConfigError> {
+    let mut figment = Figment::from(Serialized::defaults(Settings::default()));
+    if let Some(path) = file {
+        if !path.is_file() {
+            return Err(ConfigError::File { path: path.display().to_string(), message: "no such file".to_owned() });
+        }
+        figment = figment.merge(Toml::file_exact(path));
+    }
+    let settings: Settings = figment.merge(Env::prefixed(ENV_PREFIX).split("__")).extract().map_err(describe)?;
+    settings.validate(mode)?;
+    Ok(settings)
+}
+
+/// Turns figment's error into one that names the key (`http.port`), where
+/// the value came from, and what was expected.
+fn describe(error: figment::Error) -> ConfigError {
+    let key = error.path.join(".");
+    let source = error
+        .metadata
+        .as_ref()
+        .map(|m| match &m.source {
+            Some(source) => format!(" (from {} {source})", m.name),
+            None => format!(" (from {})", m.name),
+        })
+        .unwrap_or_default();
+    let message = format!("{}{source}", error.kind);
+    if key.is_empty() { ConfigError::invalid("config", message) } else { ConfigError::invalid(key, message) }
+}

@@ -1,0 +1,107 @@
+use std::io::Write;
+
+use super::*;
+
+fn toml_file(content: &str) -> tempfile::NamedTempFile {
+    let mut file = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
+    file.write_all(content.as_bytes()).unwrap();
+    file
+}
+
+fn load_toml(content: &str, mode: Mode) -> Result<Settings, ConfigError> {
+    let file = toml_file(content);
+    load(Some(file.path()), mode)
+}
+
+fn message(result: Result<Settings, ConfigError>) -> String {
+    result.unwrap_err().to_string()
+}
+
+#[test]
+fn defaults_are_a_valid_embedded_setup() {
+    let settings = Settings::default();
+    settings.validate(Mode::Embedded).unwrap();
+    assert_eq!(settings.http.address(), "127.0.0.1:8080");
+    assert_eq!(settings.database.url, "sqlite://data/wmeter.db");
+}
+
+#[test]
+fn file_overrides_defaults() {
+    let settings = load_toml("[http]\nport = 9000\n[database]\nurl = \"sqlite://x/y.db\"\n", Mode::Embedded).unwrap();
+    assert_eq!(settings.http.port, 9000);
+    assert_eq!(settings.database.url, "sqlite://x/y.db");
+    assert_eq!(settings.http.host, "127.0.0.1", "unset keys keep their defaults");
+}
+
+#[test]
+fn unknown_database_scheme_names_key_and_form() {
+    let err = message(load_toml("[database]\nurl = \"mysql://db/wm\"\n", Mode::Embedded));
+    assert_eq!(
+        err,
+        "invalid configuration: database.url: unknown database scheme 'mysql'; \
+         expected sqlite://<file> or postgres://<user>@<host>/<db>"
+    );
+}
+
+#[test]
+fn bad_port_names_key_and_form() {
+    let err = message(load_toml("[http]\nport = 70000\n", Mode::Embedded));
+    assert!(err.starts_with("invalid configuration: http.port: "), "{err}");
+    assert!(err.contains("70000") && err.contains("u16"), "{err}");
+}
+
+#[test]
+fn port_of_wrong_type_names_key() {
+    let err = message(load_toml("[http]\nport = \"eighty\"\n", Mode::Embedded));
+    assert!(err.starts_with("invalid configuration: http.port: "), "{err}");
+}
+
+#[test]
+fn distributed_mode_requires_kafka_brokers() {
+    let err = message(load_toml("[database]\nurl = \"postgres://wm@db/wm\"\n", Mode::Distributed));
+    assert!(err.starts_with("invalid configuration: event_log.brokers: required in distributed mode"), "{err}");
+    assert!(err.contains("host:port"), "{err}");
+}
+
+#[test]
+fn kafka_kind_without_brokers_is_rejected() {
+    let err = message(load_toml("[event_log]\nkind = \"kafka\"\n", Mode::Distributed));
+    assert!(err.starts_with("invalid configuration: event_log.brokers: required with event_log.kind"), "{err}");
+}
+
+#[test]
+fn kafka_settings_come_from_the_file() {
+    let settings =
+        load_toml("[event_log]\nkind = \"kafka\"\nbrokers = \"k1:9092,k2:9092\"\n", Mode::Distributed).unwrap();
+    assert_eq!(settings.kafka().map(|k| k.brokers.as_str()), Some("k1:9092,k2:9092"));
+}
+
+#[test]
+fn malformed_broker_list_is_rejected() {
+    let err = message(load_toml("[event_log]\nkind = \"kafka\"\nbrokers = \"kafka\"\n", Mode::Distributed));
+    assert!(err.starts_with("invalid configuration: event_log.brokers: 'kafka' is not a broker list"), "{err}");
+}
+
+#[test]
+fn embedded_log_needs_sqlite() {
+    let err = message(load_toml("[database]\nurl = \"postgres://wm@db/wm\"\n", Mode::Embedded));
+    assert!(err.starts_with("invalid configuration: event_log.kind: the embedded event log lives in"), "{err}");
+}
+
+#[test]
+fn unknown_key_is_rejected_by_name() {
+    let err = message(load_toml("[http]\nprot = 80\n", Mode::Embedded));
+    assert!(err.contains("prot"), "{err}");
+}
+
+#[test]
+fn missing_file_is_reported() {
+    let err = message(load(Some(std::path::Path::new("/nonexistent/wmeter.toml")), Mode::Embedded));
+    assert_eq!(err, "cannot read the configuration file /nonexistent/wmeter.toml: no such file");
+}
+
+#[test]
+fn malformed_toml_is_reported_not_panicked() {
+    let err = message(load_toml("[http\nport = 1", Mode::Embedded));
+    assert!(err.starts_with("invalid configuration: "), "{err}");
+}

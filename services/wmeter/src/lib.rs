@@ -1,0 +1,12 @@
+//! The `wmeter` binary as a library, so tests build the same application
+//! the binary runs (on port 0, against their own database).
+
+pub mod app;
+pub mod cli;
+pub mod commands;
+pub mod config;
+mod readiness;
+mod shutdown;
+mod wiring;
+
+pub use app::{Application, Role};

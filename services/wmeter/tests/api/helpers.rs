@@ -1,0 +1,69 @@
+use std::path::Path;
+
+use tokio::sync::oneshot;
+use wm_test_support::TestDb;
+use wmeter::{
+    Application, Role,
+    config::{Mode, Settings},
+};
+
+/// A running application and what it needs to stay alive.
+pub struct TestApp {
+    pub url: String,
+    pub client: reqwest::Client,
+    stop: Option<oneshot::Sender<()>>,
+    running: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+    _static_dir: tempfile::TempDir,
+    _db: TestDb,
+}
+
+/// The embedded application on a free port, with its own SQLite database
+/// and a static folder holding a stand-in dashboard.
+pub async fn spawn_app() -> TestApp {
+    let db = TestDb::sqlite().await;
+    let static_dir = tempfile::tempdir().unwrap();
+    write(static_dir.path(), "index.html", "<!doctype html><title>w-meter</title><div id=\"root\"></div>");
+    write(static_dir.path(), "assets/app-1234.js", "console.log('w-meter')");
+    let mut settings = Settings::default();
+    settings.http.port = 0;
+    settings.database = db.settings().clone();
+    settings.web.static_dir = static_dir.path().to_path_buf();
+    settings.validate(Mode::Embedded).unwrap();
+    let app = Application::build(&settings, Role::Embedded).await.unwrap();
+    let url = app.url();
+    let (stop, stopped) = oneshot::channel();
+    let running = tokio::spawn(app.run_until(async move {
+        let _ = stopped.await;
+    }));
+    TestApp {
+        url,
+        client: reqwest::Client::new(),
+        stop: Some(stop),
+        running: Some(running),
+        _static_dir: static_dir,
+        _db: db,
+    }
+}
+
+impl TestApp {
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(format!("{}{path}", self.url)).send().await.unwrap()
+    }
+
+    /// Asks for a graceful stop and waits for it.
+    pub async fn stop(mut self) -> anyhow::Result<()> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        match self.running.take() {
+            Some(running) => running.await.unwrap(),
+            None => Ok(()),
+        }
+    }
+}
+
+fn write(dir: &Path, name: &str, content: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, content).unwrap();
+}

@@ -1,0 +1,124 @@
+//! The `wmeter` binary as an operator meets it: configuration errors, the
+//! embedded server's banner and its SIGTERM shutdown, distributed services.
+
+use std::{
+    io::{BufRead, BufReader},
+    process::{Command, Output, Stdio},
+    time::Duration,
+};
+
+fn wmeter() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_wmeter"));
+    // Start from a clean slate: only what each test sets.
+    for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("WMETER_")) {
+        command.env_remove(key);
+    }
+    command.env("WMETER_LOG__FORMAT", "pretty");
+    command
+}
+
+fn run(command: &mut Command) -> (i32, String) {
+    let Output { status, stderr, .. } = command.output().unwrap();
+    (status.code().unwrap_or(-1), String::from_utf8_lossy(&stderr).into_owned())
+}
+
+#[test]
+fn unknown_database_scheme_exits_2_naming_the_key() {
+    let (code, stderr) = run(wmeter().args(["config", "print"]).env("WMETER_DATABASE__URL", "mysql://db/wm"));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("database.url: unknown database scheme 'mysql'; expected sqlite://<file> or postgres://"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_port_exits_2_naming_the_key_and_source() {
+    let (code, stderr) = run(wmeter().args(["serve"]).env("WMETER_HTTP__PORT", "70000"));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("http.port") && stderr.contains("u16"), "{stderr}");
+    assert!(stderr.contains("WMETER_"), "names where the value came from: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn distributed_mode_without_brokers_exits_2() {
+    let (code, stderr) = run(wmeter().args(["run", "device-registry"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("event_log.brokers: required in distributed mode"), "{stderr}");
+}
+
+#[test]
+fn unknown_service_is_a_usage_error() {
+    let (code, stderr) = run(wmeter().args(["run", "billing"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("invalid value 'billing'"), "{stderr}");
+}
+
+#[test]
+fn config_print_shows_effective_values_with_password_redacted() {
+    let output = wmeter()
+        .args(["config", "print", "--mode", "distributed"])
+        .env("WMETER_DATABASE__URL", "postgres://wm:hunter2@db:5432/wm")
+        .env("WMETER_EVENT_LOG__KIND", "kafka")
+        .env("WMETER_EVENT_LOG__BROKERS", "kafka:9092")
+        .env("WMETER_HTTP__PORT", "9090")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("port = 9090"), "{stdout}");
+    assert!(stdout.contains("postgres://wm:***@db:5432/wm"), "{stdout}");
+    assert!(!stdout.contains("hunter2"), "{stdout}");
+}
+
+#[test]
+fn serve_prints_its_url_and_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = wmeter()
+        .args(["serve"])
+        .env("WMETER_HTTP__PORT", "0")
+        .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.path().display()))
+        .env("WMETER_WEB__STATIC_DIR", dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let banner = lines.next().unwrap().unwrap();
+    let url = banner.strip_prefix("w-meter is running at ").expect(&banner).to_owned();
+    let health = plain_http::get_status(&format!("{url}/healthz"));
+    assert_eq!(health, 200);
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let status = wait(&mut child, Duration::from_secs(30)).expect("wmeter stops within 30 s of SIGTERM");
+    assert!(status.success(), "graceful shutdown exits 0, got {status}");
+}
+
+fn wait(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let started = std::time::Instant::now();
+    while started.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    None
+}
+
+mod plain_http {
+    /// A status code from a plain HTTP/1.1 GET, without pulling a blocking
+    /// HTTP client into the build.
+    pub fn get_status(url: &str) -> u16 {
+        use std::io::{Read, Write};
+        let rest = url.strip_prefix("http://").unwrap();
+        let (host, path) = rest.split_once('/').map_or((rest, "/"), |(h, p)| (h, p));
+        let path = if path.starts_with('/') { path.to_owned() } else { format!("/{path}") };
+        let mut stream = std::net::TcpStream::connect(host).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response.split_whitespace().nth(1).and_then(|code| code.parse().ok()).unwrap_or(0)
+    }
+}
