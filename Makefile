@@ -1,0 +1,56 @@
+# The two commands: `make run` and `make test`. Everything else is a step of those.
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+CARGO ?= cargo
+# `make run PROFILE=release` for an optimized build (about twice as long to build).
+PROFILE ?= dev
+TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
+WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
+
+.PHONY: help run test deps build web test-rust test-web lint fmt clean
+
+help:
+	@echo "make run    build everything and start w-meter (embedded mode, demo network) on http://127.0.0.1:8080"
+	@echo "make test   install what the tests need, then run every test against real servers"
+
+## run: build the dashboard and the binary, then start the embedded mode with the demo network.
+run: web build
+	WMETER_LOG__FORMAT=$${WMETER_LOG__FORMAT:-pretty} $(TARGET_DIR)/wmeter serve --demo
+
+build:
+	$(CARGO) build --profile $(PROFILE) --bin wmeter
+
+web: web/dist/index.html
+
+web/node_modules/.package-lock.json: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+
+web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
+	cd web && npm run build
+
+## test: every suite, against real PostgreSQL and a real Kafka-protocol broker.
+test: deps
+	deploy/dev/test.sh all
+
+test-rust: deps
+	deploy/dev/test.sh rust
+
+test-web: web/node_modules/.package-lock.json
+	deploy/dev/test.sh web
+
+lint:
+	deploy/dev/test.sh lint
+
+## deps: install the servers the tests use when they are missing.
+deps:
+	deploy/dev/postgres.sh install
+	deploy/dev/tansu.sh install
+
+fmt:
+	$(CARGO) fmt --all
+
+clean:
+	$(CARGO) clean
+	rm -rf web/dist web/node_modules .cache

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The body of `make test`: starts the real servers on loopback, runs the
+# suites, and always stops the servers.
+#   test.sh all | rust | web | lint
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+what=${1:-all}
+
+step() { printf '\n==> %s\n' "$*"; }
+
+servers_dir=$(mktemp -d /tmp/wmeter-test.XXXXXX)
+stop_servers() {
+  deploy/dev/postgres.sh stop "$servers_dir/pg" || true
+  deploy/dev/tansu.sh stop "$servers_dir/kafka" || true
+  rm -rf "$servers_dir"
+}
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+start_servers() {
+  trap stop_servers EXIT
+  step "starting PostgreSQL and the Kafka-protocol broker on 127.0.0.1"
+  export WM_TEST_PG_URL
+  WM_TEST_PG_URL=$(deploy/dev/postgres.sh start "$(free_port)" "$servers_dir/pg")
+  local kafka_port
+  kafka_port=$(free_port)
+  deploy/dev/tansu.sh start "$kafka_port" "$servers_dir/kafka"
+  export WM_TEST_KAFKA_BROKERS="127.0.0.1:$kafka_port"
+  # A test that cannot find a server fails instead of skipping.
+  export WM_REQUIRE_SERVERS=1
+  echo "PostgreSQL: $WM_TEST_PG_URL  Kafka: $WM_TEST_KAFKA_BROKERS"
+}
+
+lint() {
+  step "rustfmt"
+  cargo fmt --all -- --check
+  step "clippy"
+  cargo clippy --workspace --all-targets --locked -- -D warnings
+  if [ -d web/node_modules ]; then
+    step "web: eslint and typecheck"
+    (cd web && npm run --silent lint && npm run --silent typecheck)
+  fi
+}
+
+rust_tests() {
+  step "Rust tests (unit, storage on both backends, event-log contract on both logs, API)"
+  if cargo nextest --version >/dev/null 2>&1; then
+    cargo nextest run --workspace --locked --no-fail-fast
+  else
+    cargo test --workspace --locked --no-fail-fast
+  fi
+}
+
+web_tests() {
+  step "web unit tests"
+  (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm test)
+  step "web build"
+  (cd web && npm run build)
+}
+
+case "$what" in
+  all)
+    (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; })
+    lint
+    web_tests
+    start_servers
+    rust_tests
+    ;;
+  rust) start_servers; rust_tests ;;
+  web) web_tests ;;
+  lint) lint ;;
+  *) echo "usage: $0 all|rust|web|lint" >&2; exit 2 ;;
+esac
+step "all green ($what)"
