@@ -19,10 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let fds = protox::compile(&files, [&proto_root])?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);
-    fs::write(
-        out_dir.join("wmeter_v1_descriptor.bin"),
-        fds.encode_to_vec(),
-    )?;
+    fs::write(out_dir.join("wmeter_v1_descriptor.bin"), fds.encode_to_vec())?;
 
     prost_build::Config::new().compile_fds(fds)?;
     Ok(())

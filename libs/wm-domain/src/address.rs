@@ -143,30 +143,15 @@ mod tests {
 
     #[test]
     fn messages_match_the_spec() {
-        assert_eq!(
-            BleAddressError.to_string(),
-            "Must be in format XX:XX:XX:XX:XX:XX"
-        );
-        assert_eq!(
-            MacAddressError.to_string(),
-            "Must be in format XX:XX:XX:XX:XX:XX"
-        );
-        assert_eq!(
-            BleAddressError.meter_message(),
-            "BLE Address must be in format XX:XX:XX:XX:XX:XX"
-        );
+        assert_eq!(BleAddressError.to_string(), "Must be in format XX:XX:XX:XX:XX:XX");
+        assert_eq!(MacAddressError.to_string(), "Must be in format XX:XX:XX:XX:XX:XX");
+        assert_eq!(BleAddressError.meter_message(), "BLE Address must be in format XX:XX:XX:XX:XX:XX");
     }
 
     #[test]
     fn loose_normalization_accepts_missing_colons_only_all_or_nothing() {
-        assert_eq!(
-            normalize_loose("aabbccddeeff").as_deref(),
-            Some("AA:BB:CC:DD:EE:FF")
-        );
-        assert_eq!(
-            normalize_loose("\tAA:bb:CC:dd:EE:ff\n").as_deref(),
-            Some("AA:BB:CC:DD:EE:FF")
-        );
+        assert_eq!(normalize_loose("aabbccddeeff").as_deref(), Some("AA:BB:CC:DD:EE:FF"));
+        assert_eq!(normalize_loose("\tAA:bb:CC:dd:EE:ff\n").as_deref(), Some("AA:BB:CC:DD:EE:FF"));
         assert_eq!(normalize_loose("AA:BBCCDDEEFF"), None);
         assert_eq!(normalize_loose("aabbccddeef"), None);
         assert_eq!(normalize_loose(""), None);

@@ -39,10 +39,7 @@ impl GpsCoordinates {
         if !in_range {
             return Err(GpsError);
         }
-        Ok(Self {
-            longitude: round6(longitude),
-            latitude: round6(latitude),
-        })
+        Ok(Self { longitude: round6(longitude), latitude: round6(latitude) })
     }
 
     /// Parses `"lon,lat"`: two decimal numbers (`-?[0-9]+(\.[0-9]+)?`), a comma,
@@ -184,11 +181,7 @@ mod tests {
             // When it is parsed
             let gps = GpsCoordinates::parse(s).unwrap();
             // Then longitude comes first
-            assert_eq!(
-                (gps.longitude(), gps.latitude()),
-                (2.3522, 48.8566),
-                "{s:?}"
-            );
+            assert_eq!((gps.longitude(), gps.latitude()), (2.3522, 48.8566), "{s:?}");
         }
     }
 
@@ -214,10 +207,7 @@ mod tests {
         }
         assert_eq!(GpsCoordinates::new(f64::NAN, 0.0), Err(GpsError));
         assert_eq!(GpsCoordinates::new(0.0, f64::INFINITY), Err(GpsError));
-        assert_eq!(
-            GpsError.to_string(),
-            "Invalid GPS format. Use longitude,latitude"
-        );
+        assert_eq!(GpsError.to_string(), "Invalid GPS format. Use longitude,latitude");
     }
 
     #[test]
@@ -238,10 +228,7 @@ mod tests {
         let from_array: GpsCoordinates = serde_json::from_str("[2.3522, 48.8566]").unwrap();
         let from_string: GpsCoordinates = serde_json::from_str("\"2.3522,48.8566\"").unwrap();
         assert_eq!(from_array, from_string);
-        assert_eq!(
-            serde_json::to_string(&from_array).unwrap(),
-            "[2.3522,48.8566]"
-        );
+        assert_eq!(serde_json::to_string(&from_array).unwrap(), "[2.3522,48.8566]");
         for bad in ["[1]", "[1,2,3]", "[\"1\",\"2\"]", "[200,0]", "\"1;2\""] {
             let err = serde_json::from_str::<GpsCoordinates>(bad).unwrap_err();
             assert!(err.to_string().starts_with(GPS_MESSAGE), "{bad}: {err}");

@@ -74,10 +74,7 @@ fn generator() -> &'static Generator {
 
 impl DeviceId {
     /// A fresh id stamped with the current time.
-    #[expect(
-        clippy::new_without_default,
-        reason = "a default id would look like a value but be a random one"
-    )]
+    #[expect(clippy::new_without_default, reason = "a default id would look like a value but be a random one")]
     pub fn new() -> Self {
         Self::with_timestamp(Utc::now())
     }
@@ -134,10 +131,7 @@ impl fmt::Display for DeviceId {
         const DIGITS: &[u8; 16] = b"0123456789abcdef";
         let mut text = [0u8; DEVICE_ID_LEN];
         for (pair, byte) in text.chunks_exact_mut(2).zip(self.0) {
-            pair.copy_from_slice(&[
-                DIGITS[usize::from(byte >> 4)],
-                DIGITS[usize::from(byte & 0x0f)],
-            ]);
+            pair.copy_from_slice(&[DIGITS[usize::from(byte >> 4)], DIGITS[usize::from(byte & 0x0f)]]);
         }
         f.pad(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
     }
@@ -237,10 +231,7 @@ mod tests {
         // Then its text is canonical and its timestamp lies in between
         let text = id.to_string();
         assert_eq!(text.len(), DEVICE_ID_LEN);
-        assert!(
-            text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')),
-            "{text}"
-        );
+        assert!(text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')), "{text}");
         assert!((before..=after).contains(&id.timestamp().timestamp()));
     }
 
@@ -290,10 +281,7 @@ mod tests {
         let plain: DeviceId = serde_json::from_str("\"507f1f77bcf86cd799439011\"").unwrap();
         let oid: DeviceId = serde_json::from_str(r#"{"$oid":"507f1f77bcf86cd799439011"}"#).unwrap();
         assert_eq!(plain, oid);
-        assert_eq!(
-            serde_json::to_string(&oid).unwrap(),
-            "\"507f1f77bcf86cd799439011\""
-        );
+        assert_eq!(serde_json::to_string(&oid).unwrap(), "\"507f1f77bcf86cd799439011\"");
         for bad in [
             r#"{"id":"507f1f77bcf86cd799439011"}"#,
             r#"{"$oid":5}"#,
@@ -301,10 +289,7 @@ mod tests {
             r#"{"$oid":"507f1f77bcf86cd799439011","x":1}"#,
         ] {
             let err = serde_json::from_str::<DeviceId>(bad).unwrap_err();
-            assert!(
-                err.to_string().starts_with(DEVICE_ID_MESSAGE),
-                "{bad}: {err}"
-            );
+            assert!(err.to_string().starts_with(DEVICE_ID_MESSAGE), "{bad}: {err}");
         }
     }
 
@@ -317,13 +302,9 @@ mod tests {
 
     #[test]
     fn ids_made_on_several_threads_are_unique() {
-        let threads: Vec<_> = (0..4)
-            .map(|_| std::thread::spawn(|| (0..2_500).map(|_| DeviceId::new()).collect::<Vec<_>>()))
-            .collect();
-        let all: Vec<DeviceId> = threads
-            .into_iter()
-            .flat_map(|t| t.join().unwrap())
-            .collect();
+        let threads: Vec<_> =
+            (0..4).map(|_| std::thread::spawn(|| (0..2_500).map(|_| DeviceId::new()).collect::<Vec<_>>())).collect();
+        let all: Vec<DeviceId> = threads.into_iter().flat_map(|t| t.join().unwrap()).collect();
         let distinct: HashSet<_> = all.iter().collect();
         assert_eq!(distinct.len(), 10_000);
     }

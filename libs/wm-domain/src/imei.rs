@@ -40,21 +40,13 @@ mod tests {
 
     #[test]
     fn accepts_fifteen_digits() {
-        assert_eq!(
-            Imei::parse("490154203237518").unwrap().as_str(),
-            "490154203237518"
-        );
+        assert_eq!(Imei::parse("490154203237518").unwrap().as_str(), "490154203237518");
     }
 
     #[test]
     fn rejects_anything_else_with_the_spec_message() {
-        for bad in [
-            "",
-            "12345678901234",
-            "1234567890123456",
-            "12345678901234a",
-            "１２３４５６７８９０１２３４５",
-        ] {
+        for bad in ["", "12345678901234", "1234567890123456", "12345678901234a", "１２３４５６７８９０１２３４５"]
+        {
             let err = Imei::parse(bad).unwrap_err();
             assert_eq!(err.to_string(), "IMEI must be exactly 15 digits", "{bad:?}");
         }

@@ -38,18 +38,14 @@ mod phone;
 mod serial;
 
 pub use address::{
-    ADDRESS_MESSAGE, BleAddress, BleAddressError, METER_BLE_ADDRESS_MESSAGE, MacAddress,
-    MacAddressError, normalize_loose,
+    ADDRESS_MESSAGE, BleAddress, BleAddressError, METER_BLE_ADDRESS_MESSAGE, MacAddress, MacAddressError,
+    normalize_loose,
 };
 pub use gps::{GPS_DECIMALS, GPS_MESSAGE, GpsCoordinates, GpsError};
 pub use id::{DEVICE_ID_LEN, DEVICE_ID_MESSAGE, DeviceId, DeviceIdError, OID_KEY};
 pub use imei::{IMEI_LEN, IMEI_MESSAGE, Imei, ImeiError};
 pub use kind::DeviceKind;
-pub use phone::{
-    EDIT_PHONE_NUMBER_MESSAGE, PHONE_NUMBER_LEN, PHONE_NUMBER_MESSAGE, PhoneNumber,
-    PhoneNumberError,
-};
+pub use phone::{EDIT_PHONE_NUMBER_MESSAGE, PHONE_NUMBER_LEN, PHONE_NUMBER_MESSAGE, PhoneNumber, PhoneNumberError};
 pub use serial::{
-    METER_SERIAL_NUMBER_MESSAGE, SERIAL_NUMBER_LEN, SERIAL_NUMBER_MESSAGE, SerialNumber,
-    SerialNumberError,
+    METER_SERIAL_NUMBER_MESSAGE, SERIAL_NUMBER_LEN, SERIAL_NUMBER_MESSAGE, SerialNumber, SerialNumberError,
 };

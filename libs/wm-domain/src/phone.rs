@@ -52,35 +52,20 @@ mod tests {
 
     #[test]
     fn accepts_ten_digits() {
-        assert_eq!(
-            PhoneNumber::parse("0612345678").unwrap().as_str(),
-            "0612345678"
-        );
+        assert_eq!(PhoneNumber::parse("0612345678").unwrap().as_str(), "0612345678");
     }
 
     #[test]
     fn rejects_formatted_or_short_numbers() {
-        for bad in [
-            "",
-            "061234567",
-            "06 12 34 56 78",
-            "+33612345678",
-            "１２３４５６７８９０",
-        ] {
+        for bad in ["", "061234567", "06 12 34 56 78", "+33612345678", "１２３４５６７８９０"] {
             assert_eq!(PhoneNumber::parse(bad), Err(PhoneNumberError), "{bad:?}");
         }
     }
 
     #[test]
     fn both_spec_wordings_are_available() {
-        assert_eq!(
-            PhoneNumberError.to_string(),
-            "Phone Number must be exactly 10 digits"
-        );
-        assert_eq!(
-            PhoneNumberError.edit_message(),
-            "Phone number must be exactly 10 digits"
-        );
+        assert_eq!(PhoneNumberError.to_string(), "Phone Number must be exactly 10 digits");
+        assert_eq!(PhoneNumberError.edit_message(), "Phone number must be exactly 10 digits");
     }
 
     proptest! {

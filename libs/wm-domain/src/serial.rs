@@ -10,8 +10,7 @@ pub const SERIAL_NUMBER_LEN: usize = 10;
 pub const SERIAL_NUMBER_MESSAGE: &str = "Must be exactly 10 alphanumeric characters";
 
 /// The water meter registration form's message (spec §5).
-pub const METER_SERIAL_NUMBER_MESSAGE: &str =
-    "Serial Number must be exactly 10 alphanumeric characters";
+pub const METER_SERIAL_NUMBER_MESSAGE: &str = "Serial Number must be exactly 10 alphanumeric characters";
 
 /// A device serial number: exactly 10 ASCII letters or digits.
 ///
@@ -38,11 +37,7 @@ impl SerialNumber {
     /// Validates `s` exactly (no trimming) and upper-cases it.
     pub fn parse(s: &str) -> Result<Self, SerialNumberError> {
         let valid = s.len() == SERIAL_NUMBER_LEN && s.bytes().all(|b| b.is_ascii_alphanumeric());
-        if valid {
-            Ok(Self(s.to_ascii_uppercase()))
-        } else {
-            Err(SerialNumberError)
-        }
+        if valid { Ok(Self(s.to_ascii_uppercase())) } else { Err(SerialNumberError) }
     }
 
     /// Like [`parse`](Self::parse), but first strips the kind's display prefix
@@ -71,28 +66,15 @@ mod tests {
 
     #[test]
     fn rejects_wrong_lengths_and_other_characters() {
-        for bad in [
-            "",
-            "ABC123456",
-            "ABC12345678",
-            "ABC-123456",
-            " ABC123456",
-            "１２３４５６７８９０",
-        ] {
+        for bad in ["", "ABC123456", "ABC12345678", "ABC-123456", " ABC123456", "１２３４５６７８９０"] {
             assert_eq!(SerialNumber::parse(bad), Err(SerialNumberError), "{bad:?}");
         }
     }
 
     #[test]
     fn messages_match_the_spec() {
-        assert_eq!(
-            SerialNumberError.to_string(),
-            "Must be exactly 10 alphanumeric characters"
-        );
-        assert_eq!(
-            SerialNumberError.meter_message(),
-            "Serial Number must be exactly 10 alphanumeric characters"
-        );
+        assert_eq!(SerialNumberError.to_string(), "Must be exactly 10 alphanumeric characters");
+        assert_eq!(SerialNumberError.meter_message(), "Serial Number must be exactly 10 alphanumeric characters");
     }
 
     #[test]

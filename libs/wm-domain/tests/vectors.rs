@@ -8,9 +8,7 @@ use std::fmt::{Debug, Display};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use wm_domain::{
-    BleAddress, DeviceId, GpsCoordinates, Imei, MacAddress, PhoneNumber, SerialNumber,
-};
+use wm_domain::{BleAddress, DeviceId, GpsCoordinates, Imei, MacAddress, PhoneNumber, SerialNumber};
 
 const VECTORS: &str = include_str!("vectors/validation.json");
 
@@ -29,11 +27,7 @@ struct Case {
 
 /// Runs `input` through both edges, `parse` for strings and serde for any JSON,
 /// checks that they agree, and words the error as the form in question does.
-fn run<T, E>(
-    input: &Value,
-    parse: impl Fn(&str) -> Result<T, E>,
-    wording: impl Fn(E) -> String,
-) -> Outcome
+fn run<T, E>(input: &Value, parse: impl Fn(&str) -> Result<T, E>, wording: impl Fn(E) -> String) -> Outcome
 where
     T: Serialize + DeserializeOwned + Display + PartialEq + Debug,
     E: Display,
@@ -46,11 +40,7 @@ where
                 Ok(parsed)
             }
             (Err(err), Err(read)) => {
-                assert_eq!(
-                    err.to_string(),
-                    read,
-                    "parse and serde messages differ on {input}"
-                );
+                assert_eq!(err.to_string(), read, "parse and serde messages differ on {input}");
                 Err(wording(err))
             }
             (parsed, read) => panic!(
@@ -84,9 +74,7 @@ fn check(kind: &str, input: &Value) -> Outcome {
 fn same_json(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(xs), Value::Array(ys)) => {
-            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_json(x, y))
-        }
+        (Value::Array(xs), Value::Array(ys)) => xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_json(x, y)),
         _ => a == b,
     }
 }
@@ -95,14 +83,8 @@ fn assert_case(kind: &str, case: &Case) {
     let what = format!("{kind} {}", case.input);
     match (case.valid, check(kind, &case.input)) {
         (true, Ok((json, display))) => {
-            let canonical = case
-                .canonical
-                .as_ref()
-                .unwrap_or_else(|| panic!("{what}: no canonical"));
-            assert!(
-                same_json(&json, canonical),
-                "{what}: canonical {json}, expected {canonical}"
-            );
+            let canonical = case.canonical.as_ref().unwrap_or_else(|| panic!("{what}: no canonical"));
+            assert!(same_json(&json, canonical), "{what}: canonical {json}, expected {canonical}");
             match (&case.display, canonical.as_str()) {
                 (Some(expected), _) => assert_eq!(&display, expected, "{what}: display"),
                 (None, Some(expected)) => assert_eq!(display, expected, "{what}: display"),
@@ -113,21 +95,12 @@ fn assert_case(kind: &str, case: &Case) {
                 matches!(&again, Ok(json) if same_json(json, canonical)),
                 "{what}: canonical does not round-trip: {again:?}"
             );
-            assert!(
-                case.message.is_none(),
-                "{what}: a valid case has no message"
-            );
+            assert!(case.message.is_none(), "{what}: a valid case has no message");
         }
         (false, Err(message)) => {
-            let expected = case
-                .message
-                .as_deref()
-                .unwrap_or_else(|| panic!("{what}: no message"));
+            let expected = case.message.as_deref().unwrap_or_else(|| panic!("{what}: no message"));
             assert_eq!(message, expected, "{what}: message");
-            assert!(
-                case.canonical.is_none() && case.display.is_none(),
-                "{what}: an invalid case has no canonical"
-            );
+            assert!(case.canonical.is_none() && case.display.is_none(), "{what}: an invalid case has no canonical");
         }
         (true, Err(message)) => panic!("{what}: expected valid, got {message:?}"),
         (false, Ok((json, _))) => panic!("{what}: expected invalid, got {json}"),
@@ -154,15 +127,8 @@ fn every_vector_holds() {
     assert_eq!(kinds, expected, "the file holds exactly these kinds");
     for (kind, cases) in &vectors {
         let cases: Vec<Case> = serde_json::from_value(cases.clone()).unwrap();
-        assert!(
-            (10..=20).contains(&cases.len()),
-            "{kind}: {} cases",
-            cases.len()
-        );
-        assert!(
-            cases.iter().any(|c| c.valid) && cases.iter().any(|c| !c.valid),
-            "{kind}"
-        );
+        assert!((10..=20).contains(&cases.len()), "{kind}: {} cases", cases.len());
+        assert!(cases.iter().any(|c| c.valid) && cases.iter().any(|c| !c.valid), "{kind}");
         for case in &cases {
             assert_case(kind, case);
         }

@@ -122,9 +122,7 @@ mod tests {
     use crate::v1::MeterDeleted;
 
     fn meter_deleted() -> Payload {
-        Payload::MeterDeleted(MeterDeleted {
-            id: "0123456789abcdef01234567".into(),
-        })
+        Payload::MeterDeleted(MeterDeleted { id: "0123456789abcdef01234567".into() })
     }
 
     #[test]
@@ -167,11 +165,8 @@ mod tests {
 
     #[test]
     fn an_unknown_event_from_a_newer_schema_is_recognised() {
-        let newer = Envelope {
-            schema_version: SCHEMA_VERSION + 1,
-            payload: None,
-            ..Envelope::new("d", "a", meter_deleted())
-        };
+        let newer =
+            Envelope { schema_version: SCHEMA_VERSION + 1, payload: None, ..Envelope::new("d", "a", meter_deleted()) };
         let err = Envelope::from_bytes(&newer.to_bytes()).expect_err("unknown payload");
         assert!(err.is_from_newer_schema(), "{err}");
     }

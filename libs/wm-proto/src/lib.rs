@@ -24,5 +24,4 @@ pub use {prost, prost_types};
 
 /// The encoded `FileDescriptorSet` of every `wmeter.v1` file (with its
 /// imports), for tools that need the schemas at run time.
-pub const FILE_DESCRIPTOR_SET: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/wmeter_v1_descriptor.bin"));
+pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/wmeter_v1_descriptor.bin"));

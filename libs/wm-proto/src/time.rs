@@ -8,10 +8,7 @@ const MAX_NANOS: u32 = 999_999_999;
 /// The protobuf timestamp of `at`. A leap second is kept within its second.
 pub fn to_timestamp(at: DateTime<Utc>) -> Timestamp {
     let nanos = at.timestamp_subsec_nanos().min(MAX_NANOS);
-    Timestamp {
-        seconds: at.timestamp(),
-        nanos: i32::try_from(nanos).unwrap_or(0),
-    }
+    Timestamp { seconds: at.timestamp(), nanos: i32::try_from(nanos).unwrap_or(0) }
 }
 
 /// The time of `ts`, or `None` when it is outside chrono's range.
@@ -40,20 +37,14 @@ mod tests {
 
     #[test]
     fn normalizes_negative_nanos() {
-        let ts = Timestamp {
-            seconds: 10,
-            nanos: -1,
-        };
+        let ts = Timestamp { seconds: 10, nanos: -1 };
         let expected = DateTime::from_timestamp(9, MAX_NANOS).expect("valid time");
         assert_eq!(to_datetime(&ts), Some(expected));
     }
 
     #[test]
     fn out_of_range_is_none() {
-        let ts = Timestamp {
-            seconds: i64::MAX,
-            nanos: 0,
-        };
+        let ts = Timestamp { seconds: i64::MAX, nanos: 0 };
         assert_eq!(to_datetime(&ts), None);
     }
 }

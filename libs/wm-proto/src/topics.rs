@@ -65,9 +65,9 @@ pub fn for_payload(payload: &Payload) -> &'static str {
         Payload::PeripheralDiscovered(_) => DISCOVERIES,
         Payload::ShutdownRequested(_) | Payload::ShutdownAnswered(_) => SHUTDOWN,
         Payload::ValveCommandIssued(_) | Payload::CommandAcknowledged(_) => COMMANDS,
-        Payload::NotificationCreated(_)
-        | Payload::NotificationDismissed(_)
-        | Payload::NotificationsCleared(_) => NOTIFICATIONS,
+        Payload::NotificationCreated(_) | Payload::NotificationDismissed(_) | Payload::NotificationsCleared(_) => {
+            NOTIFICATIONS
+        }
         Payload::UserLoggedIn(_)
         | Payload::UserLoggedOut(_)
         | Payload::UserCreated(_)
@@ -93,8 +93,7 @@ mod tests {
         for topic in ALL {
             assert!(topic.starts_with("wmeter."), "{topic}");
             assert!(topic.ends_with(".v1"), "{topic}");
-            let allowed =
-                |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || ".-".contains(c);
+            let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || ".-".contains(c);
             assert!(topic.chars().all(allowed), "{topic}");
         }
     }

@@ -38,7 +38,10 @@ impl TestDb {
         let admin_url = servers::postgres_url()?;
         let name = format!("wm_test_{}", uuid::Uuid::now_v7().simple());
         let mut admin = PgConnection::connect(&admin_url).await.expect("connect to the test PostgreSQL");
-        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut admin).await.expect("create test database");
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut admin)
+            .await
+            .expect("create test database");
         let _ = admin.close().await;
         let settings = DatabaseSettings::with_url(with_database(&admin_url, &name));
         let db = Db::connect(&settings).await.expect("open PostgreSQL test database");
@@ -112,7 +115,10 @@ mod tests {
     #[test]
     fn replaces_database_keeps_query() {
         assert_eq!(with_database("postgres://p@127.0.0.1:5/postgres", "t1"), "postgres://p@127.0.0.1:5/t1");
-        assert_eq!(with_database("postgres://p@h:5/postgres?sslmode=disable", "t"), "postgres://p@h:5/t?sslmode=disable");
+        assert_eq!(
+            with_database("postgres://p@h:5/postgres?sslmode=disable", "t"),
+            "postgres://p@h:5/t?sslmode=disable"
+        );
         assert_eq!(with_database("postgres://p@h:5", "t"), "postgres://p@h:5/t");
     }
 }

@@ -30,10 +30,7 @@ fn payload_fields_in_schema() -> BTreeMap<String, i32> {
         .iter()
         .filter(|field| field.oneof_index == Some(payload_index))
         .map(|field| {
-            let name = field
-                .type_name()
-                .trim_start_matches(".wmeter.v1.")
-                .to_owned();
+            let name = field.type_name().trim_start_matches(".wmeter.v1.").to_owned();
             (name, field.number())
         })
         .collect()
@@ -41,15 +38,9 @@ fn payload_fields_in_schema() -> BTreeMap<String, i32> {
 
 #[test]
 fn samples_cover_every_payload_variant() {
-    let sampled: BTreeSet<String> = samples::all()
-        .iter()
-        .map(|payload| payload.name().to_owned())
-        .collect();
+    let sampled: BTreeSet<String> = samples::all().iter().map(|payload| payload.name().to_owned()).collect();
     let in_schema: BTreeSet<String> = payload_fields_in_schema().into_keys().collect();
-    assert_eq!(
-        sampled, in_schema,
-        "add a sample to tests/events/samples.rs for every new event"
-    );
+    assert_eq!(sampled, in_schema, "add a sample to tests/events/samples.rs for every new event");
 }
 
 #[test]
@@ -75,17 +66,12 @@ fn every_listed_topic_carries_some_payload() {
 fn payload_variants_sit_in_their_concerns_field_number_block() {
     const TELEMETRY_BLOCK: i32 = 2;
     let numbers = payload_fields_in_schema();
-    let blocks: BTreeSet<(i32, &str)> = samples::all()
-        .iter()
-        .map(|payload| (numbers[payload.name()] / 100, topics::for_payload(payload)))
-        .collect();
+    let blocks: BTreeSet<(i32, &str)> =
+        samples::all().iter().map(|payload| (numbers[payload.name()] / 100, topics::for_payload(payload))).collect();
     for (block, topic) in &blocks {
         let blocks_of_topic = blocks.iter().filter(|(_, t)| t == topic).count();
         assert_eq!(blocks_of_topic, 1, "{topic} spans several blocks");
         let topics_in_block = blocks.iter().filter(|(b, _)| b == block).count();
-        assert!(
-            *block == TELEMETRY_BLOCK || topics_in_block == 1,
-            "block {block}"
-        );
+        assert!(*block == TELEMETRY_BLOCK || topics_in_block == 1, "block {block}");
     }
 }

@@ -38,16 +38,11 @@ fn known_garbage_is_an_error() {
     let cases: &[&[u8]] = &[
         &[0xff],
         &[0x0a, 0x05, b'a'],
-        &[
-            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
-        ],
+        &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
         b"{\"reading\": 42}",
     ];
     for bytes in cases {
         let err = Envelope::from_bytes(bytes).expect_err("garbage is rejected");
-        assert!(matches!(
-            err,
-            DecodeError::Malformed(_) | DecodeError::UnknownPayload { .. }
-        ));
+        assert!(matches!(err, DecodeError::Malformed(_) | DecodeError::UnknownPayload { .. }));
     }
 }

@@ -14,10 +14,7 @@ fn at(seconds: i64) -> Option<prost_types::Timestamp> {
 }
 
 fn gps() -> Option<GpsCoordinates> {
-    Some(GpsCoordinates {
-        longitude: 2.294_481,
-        latitude: 48.858_370,
-    })
+    Some(GpsCoordinates { longitude: 2.294_481, latitude: 48.858_370 })
 }
 
 fn registry() -> Vec<Payload> {
@@ -47,20 +44,14 @@ fn registry() -> Vec<Payload> {
             device_name: "W-ZX98YW76VU".into(),
             registered_at: at(1_750_000_001),
         }),
-        Payload::MeterUpdated(MeterUpdated {
-            id: METER.into(),
-            gps: gps(),
-        }),
+        Payload::MeterUpdated(MeterUpdated { id: METER.into(), gps: gps() }),
         Payload::MeterDeleted(MeterDeleted { id: METER.into() }),
     ]
 }
 
 fn telemetry() -> Vec<Payload> {
     vec![
-        Payload::GatewayStatusChanged(GatewayStatusChanged {
-            gateway_id: GATEWAY.into(),
-            online: true,
-        }),
+        Payload::GatewayStatusChanged(GatewayStatusChanged { gateway_id: GATEWAY.into(), online: true }),
         Payload::GatewayActivity(GatewayActivity {
             gateway_id: GATEWAY.into(),
             meter_id: Some(METER.into()),
@@ -149,24 +140,11 @@ fn notifications_and_auth() -> Vec<Payload> {
             user_id: USER.into(),
             device_name: "W-ZX98YW76VU".into(),
         }),
-        Payload::NotificationsCleared(NotificationsCleared {
-            user_id: USER.into(),
-        }),
-        Payload::UserLoggedIn(UserLoggedIn {
-            user_id: USER.into(),
-            username: "ada".into(),
-        }),
-        Payload::UserLoggedOut(UserLoggedOut {
-            user_id: USER.into(),
-        }),
-        Payload::UserCreated(UserCreated {
-            user_id: USER.into(),
-            username: "ada".into(),
-            role: Role::Operator.into(),
-        }),
-        Payload::UserDisabled(UserDisabled {
-            user_id: USER.into(),
-        }),
+        Payload::NotificationsCleared(NotificationsCleared { user_id: USER.into() }),
+        Payload::UserLoggedIn(UserLoggedIn { user_id: USER.into(), username: "ada".into() }),
+        Payload::UserLoggedOut(UserLoggedOut { user_id: USER.into() }),
+        Payload::UserCreated(UserCreated { user_id: USER.into(), username: "ada".into(), role: Role::Operator.into() }),
+        Payload::UserDisabled(UserDisabled { user_id: USER.into() }),
         Payload::UserRoleChanged(UserRoleChanged {
             user_id: USER.into(),
             previous_role: Role::Operator.into(),
@@ -187,14 +165,8 @@ fn dead_letters() -> Vec<Payload> {
 
 /// Every payload variant, each populated with non-default values.
 pub fn all() -> Vec<Payload> {
-    [
-        registry(),
-        telemetry(),
-        shutdown_and_commands(),
-        notifications_and_auth(),
-        dead_letters(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    [registry(), telemetry(), shutdown_and_commands(), notifications_and_auth(), dead_letters()]
+        .into_iter()
+        .flatten()
+        .collect()
 }
