@@ -109,7 +109,6 @@ fn canonical(octets: [u8; 6]) -> String {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use proptest::prelude::*;
 

@@ -169,7 +169,6 @@ impl<'de> Visitor<'de> for GpsVisitor {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use proptest::prelude::*;
 

@@ -216,7 +216,6 @@ impl<'de> Visitor<'de> for IdVisitor {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use proptest::prelude::*;
     use std::collections::HashSet;

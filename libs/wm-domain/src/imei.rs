@@ -34,7 +34,6 @@ validated_string!(Imei, ImeiError);
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use proptest::prelude::*;
 

@@ -43,7 +43,6 @@ impl DeviceKind {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]

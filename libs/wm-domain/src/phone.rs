@@ -46,7 +46,6 @@ validated_string!(PhoneNumber, PhoneNumberError);
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use proptest::prelude::*;
 

@@ -51,7 +51,6 @@ validated_string!(SerialNumber, SerialNumberError);
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use proptest::prelude::*;
 

@@ -1,5 +1,7 @@
 //! Storage behaviour, asserted on SQLite and on PostgreSQL alike.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
+
 use sqlx::Row;
 use wm_storage::{Backend, DatabaseSettings, Db, Migration, Migrations, StorageError};
 use wm_test_support::TestDb;

@@ -1,5 +1,7 @@
 //! The `wmeter` binary as an operator meets it: configuration errors, the
-//! embedded server's banner and its SIGTERM shutdown, distributed services.
+//! embedded server's banner and its SIGTERM shutdown.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
 use std::{
     io::{BufRead, BufReader},

@@ -5,6 +5,8 @@
 //! broker at `WM_TEST_KAFKA_BROKERS` (see `deploy/dev/tansu.sh`): without it
 //! they are skipped, or fail when `WM_REQUIRE_SERVERS=1`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
+
 mod harness;
 
 mod basics;

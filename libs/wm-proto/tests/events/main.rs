@@ -1,5 +1,7 @@
 //! Contract tests for the wmeter.v1 event schemas: one binary.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
+
 mod coverage;
 mod garbage;
 mod round_trip;

@@ -1,5 +1,7 @@
 //! The HTTP API of the whole application, through real HTTP on port 0.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
+
 mod helpers;
 mod operability;
 mod spa;
