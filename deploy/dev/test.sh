@@ -10,6 +10,8 @@ what=${1:-all}
 step() { printf '\n==> %s\n' "$*"; }
 
 servers_dir=$(mktemp -d /tmp/wmeter-test.XXXXXX)
+# PostgreSQL runs as its own user, which must reach its data folder.
+chmod 755 "$servers_dir"
 stop_servers() {
   deploy/dev/postgres.sh stop "$servers_dir/pg" || true
   deploy/dev/tansu.sh stop "$servers_dir/kafka" || true

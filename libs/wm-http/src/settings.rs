@@ -1,4 +1,4 @@
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, de::Error};
 
 /// The `http` section of the configuration.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -8,6 +8,7 @@ pub struct HttpSettings {
     /// deliberate choice (`0.0.0.0` in a container).
     pub host: String,
     /// TCP port; 0 picks a free one (tests).
+    #[serde(deserialize_with = "port")]
     pub port: u16,
     /// Largest accepted JSON body, in bytes (413 above it).
     pub max_body_bytes: usize,
@@ -24,5 +25,44 @@ impl Default for HttpSettings {
 impl HttpSettings {
     pub fn address(&self) -> String {
         format!("{}:{}", self.host, self.port)
+    }
+}
+
+/// A port from a number or a string (environment variables are strings),
+/// with an error that says what a port is.
+fn port<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u16, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Number(i64),
+        Text(String),
+    }
+    let (shown, parsed) = match Raw::deserialize(deserializer)? {
+        Raw::Number(n) => (n.to_string(), u16::try_from(n).ok()),
+        Raw::Text(t) => (format!("'{t}'"), t.trim().parse::<u16>().ok()),
+    };
+    parsed.ok_or_else(|| D::Error::custom(format!("{shown} is not a port; expected a number from 0 to 65535")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(json: &str) -> Result<u16, String> {
+        serde_json::from_str::<HttpSettings>(json).map(|s| s.port).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn port_accepts_numbers_and_numeric_strings() {
+        assert_eq!(parse(r#"{"port": 8081}"#), Ok(8081));
+        assert_eq!(parse(r#"{"port": "0"}"#), Ok(0));
+    }
+
+    #[test]
+    fn port_out_of_range_or_not_a_number_says_what_a_port_is() {
+        for bad in [r#"{"port": 70000}"#, r#"{"port": -1}"#, r#"{"port": "eighty"}"#] {
+            let err = parse(bad).unwrap_err();
+            assert!(err.contains("is not a port; expected a number from 0 to 65535"), "{bad}: {err}");
+        }
     }
 }
