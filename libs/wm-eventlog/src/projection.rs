@@ -73,22 +73,34 @@ impl Default for RunOptions {
 }
 
 /// Consumes `projection`'s topics as a member of its group until `stop` is
-/// cancelled. A failing batch is retried with backoff and never skipped:
+/// cancelled. Joining, polling and applying are retried with backoff; a
+/// failing batch is never skipped:
 /// offsets are committed only after `apply` succeeded, so a stop or crash
 /// in between redelivers the batch.
 #[tracing::instrument(skip_all, fields(projection = projection.name()))]
-pub async fn run(
-    log: &dyn EventLog,
-    projection: &dyn Projection,
-    options: RunOptions,
-    stop: CancellationToken,
-) -> Result<(), ProjectionError> {
-    log.ensure_topics(projection.topics()).await?;
-    let mut consumer = log.subscribe(projection.name(), projection.topics(), ConsumerOptions::default()).await?;
+pub async fn run(log: &dyn EventLog, projection: &dyn Projection, options: RunOptions, stop: CancellationToken) {
     let mut backoff = Backoff::new(options.max_backoff);
+    // The log may be down at start-up (a broker restarting): wait for it
+    // rather than leave the projection stopped for good.
+    let mut consumer = loop {
+        let joined = async {
+            log.ensure_topics(projection.topics()).await?;
+            log.subscribe(projection.name(), projection.topics(), ConsumerOptions::default()).await
+        };
+        match joined.await {
+            Ok(consumer) => break consumer,
+            Err(e) => {
+                tracing::warn!(error = ?e, "cannot join the event log yet, retrying");
+                if !backoff.wait(&stop).await {
+                    return;
+                }
+            }
+        }
+    };
+    backoff.reset();
     loop {
         let polled = tokio::select! {
-            () = stop.cancelled() => return Ok(()),
+            () = stop.cancelled() => return,
             polled = consumer.poll(options.batch, options.poll_timeout) => polled,
         };
         let batch = match polled {
@@ -96,7 +108,7 @@ pub async fn run(
             Err(e) => {
                 tracing::warn!(error = ?e, "poll failed, retrying");
                 if !backoff.wait(&stop).await {
-                    return Ok(());
+                    return;
                 }
                 continue;
             }
@@ -111,7 +123,7 @@ pub async fn run(
                 Err(e) => {
                     tracing::warn!(error = ?e, records = batch.len(), "apply failed, retrying the batch");
                     if !backoff.wait(&stop).await {
-                        return Ok(());
+                        return;
                     }
                 }
             }

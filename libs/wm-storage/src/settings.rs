@@ -58,18 +58,35 @@ fn invalid(message: String) -> StorageError {
     StorageError::InvalidSettings { key: "database.url", message }
 }
 
-/// The URL with any password replaced, safe to log or print.
+/// The URL with any password replaced (in the user info, or as a
+/// `password=` query parameter), safe to log or print.
 pub fn redact(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_owned();
     };
-    match rest.split_once('@') {
+    let (location, query) = rest.split_once('?').map_or((rest, None), |(l, q)| (l, Some(q)));
+    // The user info ends at the last '@' before the path: a password may hold '@'.
+    let authority_end = location.find('/').unwrap_or(location.len());
+    let mut out = format!("{scheme}://");
+    match location[..authority_end].rsplit_once('@') {
         Some((userinfo, host)) => {
             let user = userinfo.split_once(':').map_or(userinfo, |(u, _)| u);
-            format!("{scheme}://{user}:***@{host}")
+            out.push_str(&format!("{user}:***@{host}{}", &location[authority_end..]));
         }
-        None => url.to_owned(),
+        None => out.push_str(location),
     }
+    if let Some(query) = query {
+        let params: Vec<String> = query
+            .split('&')
+            .map(|p| match p.split_once('=') {
+                Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                _ => p.to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&params.join("&"));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -102,5 +119,10 @@ mod tests {
     fn redact_hides_password() {
         assert_eq!(redact("postgres://wm:secret@db:5432/wm"), "postgres://wm:***@db:5432/wm");
         assert_eq!(redact("sqlite://data/wmeter.db"), "sqlite://data/wmeter.db");
+        assert_eq!(redact("postgres://wm:p@ss@db/wm"), "postgres://wm:***@db/wm");
+        assert_eq!(
+            redact("postgres://db/wm?user=wm&password=s3cret&sslmode=require"),
+            "postgres://db/wm?user=wm&password=***&sslmode=require"
+        );
     }
 }

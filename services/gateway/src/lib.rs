@@ -7,7 +7,10 @@
 
 mod routes;
 
-pub use routes::{spa::spa, uptime::Uptime};
+pub use routes::{
+    spa::{cache_control, spa},
+    uptime::Uptime,
+};
 
 use actix_web::web;
 

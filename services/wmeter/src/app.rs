@@ -107,8 +107,7 @@ impl Application {
 }
 
 fn http_server(settings: &Settings, role: Role, wiring: &Wiring, listener: TcpListener) -> anyhow::Result<Server> {
-    let mut registry = Registry::with_prefix_and_labels(
-        "",
+    let mut registry = Registry::with_labels(
         [(std::borrow::Cow::Borrowed("service"), std::borrow::Cow::Borrowed(role_name(role)))].into_iter(),
     );
     let http_metrics = HttpMetrics::register(&mut registry);
@@ -119,6 +118,7 @@ fn http_server(settings: &Settings, role: Role, wiring: &Wiring, listener: TcpLi
     let server = HttpServer::new(move || {
         let mut app = App::new()
             .app_data(web::Data::new(http_metrics.clone()))
+            .wrap(from_fn(wm_gateway::cache_control))
             .wrap(from_fn(metrics::record))
             .configure(json_errors(max_body_bytes))
             .configure(health.clone().configure());
@@ -136,10 +136,8 @@ fn http_server(settings: &Settings, role: Role, wiring: &Wiring, listener: TcpLi
         }
         if role.mounts(Service::Gateway) {
             app = app.configure(wm_gateway::configure(uptime)).configure(wm_gateway::spa(static_dir.clone()));
-        } else {
-            app = app.default_service(web::to(wm_http::not_found));
         }
-        app
+        app.default_service(web::to(wm_http::not_found))
     })
     .disable_signals()
     .shutdown_timeout(shutdown_timeout_secs)

@@ -47,9 +47,7 @@ impl Wiring {
         for p in self.projections.clone() {
             let (log, stop) = (log.clone(), self.stop.clone());
             self.consumers.spawn(async move {
-                if let Err(e) = projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), stop).await {
-                    tracing::error!(projection = p.name(), error = ?e, "projection stopped");
-                }
+                projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), stop).await;
             });
         }
     }

@@ -58,20 +58,41 @@ fn unknown_service_is_a_usage_error() {
 }
 
 #[test]
-fn config_print_shows_effective_values_with_password_redacted() {
+fn unrelated_wmeter_variables_are_not_settings() {
+    let mut file = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
+    std::io::Write::write_all(&mut file, b"[http]\nport = 9191\n").unwrap();
     let output = wmeter()
-        .args(["config", "print", "--mode", "distributed"])
-        .env("WMETER_DATABASE__URL", "postgres://wm:hunter2@db:5432/wm")
-        .env("WMETER_EVENT_LOG__KIND", "kafka")
-        .env("WMETER_EVENT_LOG__BROKERS", "kafka:9092")
+        .args(["config", "print"])
+        .env("WMETER_CONFIG", file.path())
+        // What Kubernetes injects for a Service named wmeter-gateway.
+        .env("WMETER_GATEWAY_PORT", "tcp://10.0.0.7:8080")
+        .env("WMETER_GATEWAY_SERVICE_HOST", "10.0.0.7")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("port = 9191"), "WMETER_CONFIG names the file: {stdout}");
+}
+
+#[test]
+fn config_print_shows_effective_values_with_password_redacted() {
+    let mut file = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
+    let toml = "[event_log]\nkind = \"kafka\"\nbrokers = \"kafka:9092\"\n\
+                [event_log.options]\n\"sasl.password\" = \"kafka-secret\"\n";
+    std::io::Write::write_all(&mut file, toml.as_bytes()).unwrap();
+    let output = wmeter()
+        .args(["--config", file.path().to_str().unwrap(), "config", "print", "--mode", "distributed"])
+        .env("WMETER_DATABASE__URL", "postgres://wm:p@ss@db:5432/wm?password=hunter2")
         .env("WMETER_HTTP__PORT", "9090")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("port = 9090"), "{stdout}");
-    assert!(stdout.contains("postgres://wm:***@db:5432/wm"), "{stdout}");
-    assert!(!stdout.contains("hunter2"), "{stdout}");
+    assert!(stdout.contains("postgres://wm:***@db:5432/wm?password=***"), "{stdout}");
+    assert!(!stdout.contains("hunter2") && !stdout.contains("p@ss"), "{stdout}");
+    assert!(stdout.contains("\"sasl.password\" = \"***\""), "{stdout}");
+    assert!(!stdout.contains("kafka-secret"), "{stdout}");
 }
 
 #[test]

@@ -105,7 +105,7 @@ async fn run_until_applied(h: &Harness, recorder: &Arc<Recorder>, count: usize) 
     // Give the runner its commit before stopping it.
     tokio::time::sleep(Duration::from_millis(300)).await;
     stop.cancel();
-    running.await.unwrap().unwrap();
+    running.await.unwrap();
 }
 
 async fn live_run_retries_failures_and_commits_what_it_applied(h: Harness) {

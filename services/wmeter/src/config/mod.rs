@@ -13,7 +13,7 @@ use wm_http::{HttpSettings, telemetry::LogSettings};
 use wm_storage::{Backend, DatabaseSettings};
 
 pub use error::ConfigError;
-pub use load::{ENV_PREFIX, load};
+pub use load::{ENV_PREFIX, SECTIONS, load};
 
 /// Everything `wmeter` can be configured with. Print the effective values
 /// with `wmeter config print`.

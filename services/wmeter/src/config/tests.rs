@@ -107,3 +107,13 @@ fn malformed_toml_is_reported_not_panicked() {
     let err = message(load_toml("[http\nport = 1", Mode::Embedded));
     assert!(err.starts_with("invalid configuration: "), "{err}");
 }
+
+#[test]
+fn env_sections_are_the_settings_sections() {
+    let value = toml::Value::try_from(Settings::default()).unwrap();
+    let mut keys: Vec<_> = value.as_table().unwrap().keys().cloned().collect();
+    let mut sections: Vec<_> = SECTIONS.iter().map(|s| (*s).to_owned()).collect();
+    keys.sort();
+    sections.sort();
+    assert_eq!(keys, sections);
+}
