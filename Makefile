@@ -43,8 +43,10 @@ test-web: web/node_modules/.package-lock.json
 lint:
 	deploy/dev/test.sh lint
 
-## deps: install the servers the tests use when they are missing.
+## deps: install the toolchain parts and servers the tests use, when missing.
 deps:
+	cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+	cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 	deploy/dev/postgres.sh install
 	deploy/dev/tansu.sh install
 

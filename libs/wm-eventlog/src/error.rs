@@ -52,9 +52,7 @@ impl EventLogError {
     pub fn is_unavailable(&self) -> bool {
         match self {
             EventLogError::Storage(e) => e.is_unavailable(),
-            EventLogError::Database(e) => {
-                matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_))
-            }
+            EventLogError::Database(e) => wm_storage::is_unavailable(e),
             EventLogError::Kafka { .. } | EventLogError::Timeout { .. } => true,
             _ => false,
         }

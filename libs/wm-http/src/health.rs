@@ -88,3 +88,35 @@ async fn metrics(health: web::Data<Health>) -> HttpResponse {
     }
     HttpResponse::Ok().content_type("application/openmetrics-text; version=1.0.0; charset=utf-8").body(body)
 }
+
+#[cfg(test)]
+mod tests {
+    use actix_web::{App, test};
+
+    use super::*;
+
+    struct Hung;
+
+    #[async_trait::async_trait]
+    impl ReadinessCheck for Hung {
+        fn name(&self) -> &'static str {
+            "broker"
+        }
+
+        async fn check(&self) -> Result<(), String> {
+            std::future::pending().await
+        }
+    }
+
+    #[actix_web::test]
+    async fn a_hung_dependency_fails_readiness_within_the_timeout() {
+        let health = Health::new(vec![Arc::new(Hung)], Registry::default());
+        let app = test::init_service(App::new().configure(health.configure())).await;
+        let started = std::time::Instant::now();
+        let response = test::call_service(&app, test::TestRequest::get().uri("/readyz").to_request()).await;
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert!(started.elapsed() < CHECK_TIMEOUT + Duration::from_secs(2));
+        let body: Value = test::read_body_json(response).await;
+        assert_eq!(body["checks"]["broker"], "no answer within 2s");
+    }
+}

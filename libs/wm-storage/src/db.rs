@@ -15,15 +15,6 @@ pub enum Backend {
     Postgres,
 }
 
-impl Backend {
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Sqlite => "sqlite",
-            Backend::Postgres => "postgres",
-        }
-    }
-}
-
 /// A connection pool for one of the two supported databases.
 #[derive(Clone, Debug)]
 pub enum Db {

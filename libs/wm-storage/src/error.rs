@@ -43,6 +43,8 @@ impl StorageError {
     }
 }
 
-fn is_unavailable(e: &sqlx::Error) -> bool {
+/// True when a sqlx error means the database could not be reached, as
+/// opposed to a bad query or a constraint violation.
+pub fn is_unavailable(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_))
 }

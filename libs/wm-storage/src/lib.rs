@@ -15,6 +15,6 @@ mod migrate;
 mod settings;
 
 pub use db::{Backend, Db};
-pub use error::StorageError;
+pub use error::{StorageError, is_unavailable};
 pub use migrate::{Migration, Migrations};
 pub use settings::{DatabaseSettings, redact};

@@ -5,7 +5,7 @@
 //! separate databases in the distributed mode. Here every component keeps
 //! its own sequence in `wm_schema_migrations (component, version)`.
 
-use sqlx::{Acquire, Row};
+use sqlx::{Connection, PgConnection, Row};
 
 use crate::{Db, StorageError};
 
@@ -48,7 +48,7 @@ macro_rules! apply_pending {
         let rows = sqlx::query(SELECT_APPLIED).bind($component).fetch_all(&mut *$conn).await?;
         let applied = rows.iter().map(|r| (r.get::<i64, _>(0), r.get::<String, _>(1))).collect();
         for m in pending($component, $list, applied)? {
-            let mut tx = $conn.begin().await?;
+            let mut tx = Connection::begin(&mut *$conn).await?;
             let run = async {
                 sqlx::raw_sql(m.sql).execute(&mut *tx).await?;
                 sqlx::query(INSERT_APPLIED)
@@ -80,14 +80,22 @@ impl Db {
     pub async fn migrate(&self, migrations: &Migrations) -> Result<(), StorageError> {
         match self {
             Db::Sqlite(pool) => {
-                let mut conn = pool.acquire().await?;
+                let mut pooled = pool.acquire().await?;
+                let conn = &mut *pooled;
                 apply_pending!(conn, migrations.component, migrations.sqlite)
             }
             Db::Postgres(pool) => {
-                let mut conn = pool.acquire().await?;
-                sqlx::query("SELECT pg_advisory_lock($1)").bind(PG_LOCK_KEY).execute(&mut *conn).await?;
-                let result = async { apply_pending!(conn, migrations.component, migrations.postgres) }.await;
-                sqlx::query("SELECT pg_advisory_unlock($1)").bind(PG_LOCK_KEY).execute(&mut *conn).await?;
+                // A connection of its own, not a pooled one: if this future is
+                // dropped mid-way, closing the socket releases the session lock,
+                // where a pooled connection would go back to the pool holding it.
+                let mut conn = PgConnection::connect_with(&pool.connect_options()).await?;
+                sqlx::query("SELECT pg_advisory_lock($1)").bind(PG_LOCK_KEY).execute(&mut conn).await?;
+                let result = async {
+                    let conn = &mut conn;
+                    apply_pending!(conn, migrations.component, migrations.postgres)
+                }
+                .await;
+                let _ = conn.close().await;
                 result
             }
         }

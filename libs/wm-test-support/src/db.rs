@@ -57,6 +57,17 @@ impl TestDb {
         all
     }
 
+    /// Drops a PostgreSQL database now, cutting every connection to it, as
+    /// an outage would. Panics for SQLite, which has no server to lose.
+    pub async fn drop_now(&self) {
+        let Cleanup::Postgres { admin_url, name } = &self.cleanup else { panic!("drop_now needs PostgreSQL") };
+        let mut admin = PgConnection::connect(admin_url).await.expect("connect to the test PostgreSQL");
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("DROP DATABASE {name} WITH (FORCE)")))
+            .execute(&mut admin)
+            .await
+            .expect("drop the test database");
+    }
+
     pub fn db(&self) -> &Db {
         &self.db
     }

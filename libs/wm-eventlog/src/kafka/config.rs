@@ -71,6 +71,22 @@ impl KafkaSettings {
         if self.replication_factor < 1 {
             return invalid("event_log.replication_factor", "must be at least 1");
         }
+        // Bounds librdkafka enforces (or, for 0, reads as "wait forever"):
+        // checked here so the error names the key instead of failing later.
+        let ranges = [
+            ("event_log.session_timeout_ms", self.session_timeout_ms, 1_000, 3_600_000),
+            ("event_log.delivery_timeout_ms", self.delivery_timeout_ms, 1_000, i32::MAX as u32),
+            ("event_log.request_timeout_ms", self.request_timeout_ms, 10, 900_000),
+            ("event_log.linger_ms", self.linger_ms, 0, 900_000),
+        ];
+        for (key, value, min, max) in ranges {
+            if !(min..=max).contains(&value) {
+                return Err(EventLogError::InvalidSettings {
+                    key,
+                    message: format!("{value} is out of range; expected {min} to {max}"),
+                });
+            }
+        }
         if self.heartbeat_interval_ms == 0 || self.heartbeat_interval_ms >= self.session_timeout_ms {
             return invalid("event_log.heartbeat_interval_ms", "must be above 0 and below session_timeout_ms");
         }
@@ -201,6 +217,19 @@ mod tests {
         let err = settings.validate().unwrap_err().to_string();
         assert!(err.starts_with("event_log.heartbeat_interval_ms: "), "{err}");
         assert!(KafkaSettings::with_brokers("k:9092").validate().is_ok());
+    }
+
+    #[test]
+    fn timeouts_librdkafka_refuses_name_their_key() {
+        let cases = [
+            (KafkaSettings { delivery_timeout_ms: 0, ..KafkaSettings::with_brokers("k:9092") }, "delivery_timeout_ms"),
+            (KafkaSettings { request_timeout_ms: 5, ..KafkaSettings::with_brokers("k:9092") }, "request_timeout_ms"),
+            (KafkaSettings { session_timeout_ms: 10, ..KafkaSettings::with_brokers("k:9092") }, "session_timeout_ms"),
+        ];
+        for (settings, key) in cases {
+            let err = settings.validate().unwrap_err().to_string();
+            assert!(err.starts_with(&format!("event_log.{key}: ")) && err.contains("out of range"), "{err}");
+        }
     }
 
     #[test]

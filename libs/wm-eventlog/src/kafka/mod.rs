@@ -38,10 +38,6 @@ impl KafkaLog {
         Ok(Self { settings: Arc::new(settings), producer, admin: Arc::new(admin) })
     }
 
-    pub fn settings(&self) -> &KafkaSettings {
-        &self.settings
-    }
-
     fn delivery_timeout(&self) -> Duration {
         Duration::from_millis(u64::from(self.settings.delivery_timeout_ms))
     }

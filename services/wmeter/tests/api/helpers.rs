@@ -14,22 +14,27 @@ pub struct TestApp {
     stop: Option<oneshot::Sender<()>>,
     running: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     _static_dir: tempfile::TempDir,
-    _db: TestDb,
+    db: Option<TestDb>,
 }
 
 /// The embedded application on a free port, with its own SQLite database
 /// and a static folder holding a stand-in dashboard.
 pub async fn spawn_app() -> TestApp {
     let db = TestDb::sqlite().await;
+    let mut settings = Settings::default();
+    settings.database = db.settings().clone();
+    spawn_with(settings, Mode::Embedded, Role::Embedded, Some(db)).await
+}
+
+/// `role` on a free port with `settings`, serving a stand-in dashboard.
+pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Option<TestDb>) -> TestApp {
     let static_dir = tempfile::tempdir().unwrap();
     write(static_dir.path(), "index.html", "<!doctype html><title>w-meter</title><div id=\"root\"></div>");
     write(static_dir.path(), "assets/app-1234.js", "console.log('w-meter')");
-    let mut settings = Settings::default();
     settings.http.port = 0;
-    settings.database = db.settings().clone();
     settings.web.static_dir = static_dir.path().to_path_buf();
-    settings.validate(Mode::Embedded).unwrap();
-    let app = Application::build(&settings, Role::Embedded).await.unwrap();
+    settings.validate(mode).unwrap();
+    let app = Application::build(&settings, role).await.unwrap();
     let url = app.url();
     let (stop, stopped) = oneshot::channel();
     let running = tokio::spawn(app.run_until(async move {
@@ -41,13 +46,19 @@ pub async fn spawn_app() -> TestApp {
         stop: Some(stop),
         running: Some(running),
         _static_dir: static_dir,
-        _db: db,
+        db,
     }
 }
 
 impl TestApp {
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client.get(format!("{}{path}", self.url)).send().await.unwrap()
+    }
+
+    /// Removes the application's PostgreSQL database under it, as an outage
+    /// would.
+    pub async fn break_database(&self) {
+        self.db.as_ref().expect("this app has a database").drop_now().await;
     }
 
     /// Asks for a graceful stop and waits for it.

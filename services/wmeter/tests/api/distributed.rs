@@ -1,0 +1,77 @@
+//! One service per process, over PostgreSQL and the real Kafka-protocol
+//! broker: each role serves its own health, readiness and metrics.
+
+use serde_json::{Value, json};
+use wm_eventlog::{EventLogSettings, kafka::KafkaSettings};
+use wm_test_support::{TestDb, servers};
+use wmeter::{
+    Role,
+    cli::Service,
+    config::{Mode, Settings},
+};
+
+use crate::helpers::{TestApp, spawn_with};
+
+async fn spawn_service(service: Service) -> Option<TestApp> {
+    let brokers = servers::kafka_brokers()?;
+    let db = TestDb::postgres().await?;
+    let mut settings = Settings::default();
+    settings.database = db.settings().clone();
+    settings.event_log = EventLogSettings::Kafka(KafkaSettings {
+        replication_factor: 1,
+        session_timeout_ms: 6_000,
+        ..KafkaSettings::with_brokers(brokers)
+    });
+    Some(spawn_with(settings, Mode::Distributed, Role::Service(service), Some(db)).await)
+}
+
+#[tokio::test]
+async fn a_service_is_ready_when_postgres_and_kafka_answer() {
+    let Some(app) = spawn_service(Service::DeviceRegistry).await else { return };
+    let response = app.get("/readyz").await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.json::<Value>().await.unwrap(),
+        json!({"status": "ready", "checks": {"database": "ok", "event_log": "ok"}})
+    );
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    let metrics = app.get("/metrics").await.text().await.unwrap();
+    assert!(metrics.contains(r#"service="device-registry""#), "{metrics}");
+}
+
+#[tokio::test]
+async fn readyz_answers_503_naming_the_failing_dependency() {
+    let Some(app) = spawn_service(Service::TelemetryIngest).await else { return };
+    assert_eq!(app.get("/readyz").await.status(), 200);
+    app.break_database().await;
+    let response = app.get("/readyz").await;
+    assert_eq!(response.status(), 503);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "not_ready");
+    assert_eq!(body["checks"]["event_log"], "ok");
+    assert_ne!(body["checks"]["database"], "ok", "{body}");
+    assert_eq!(app.get("/healthz").await.status(), 200, "liveness does not depend on the database");
+}
+
+#[tokio::test]
+async fn a_service_mounts_only_its_own_routes() {
+    let Some(app) = spawn_service(Service::Notification).await else { return };
+    for path in ["/api/proxy/", "/", "/gateways"] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 404, "{path} belongs to the gateway");
+        assert_eq!(response.json::<Value>().await.unwrap()["code"], "not_found");
+    }
+}
+
+#[tokio::test]
+async fn the_gateway_needs_no_database_or_log() {
+    let mut settings = Settings::default();
+    settings.database.url = "postgres://nobody@127.0.0.1:1/none".to_owned();
+    settings.event_log = EventLogSettings::Kafka(KafkaSettings::with_brokers("127.0.0.1:1"));
+    let app = spawn_with(settings, Mode::Distributed, Role::Service(Service::Gateway), None).await;
+    let ready = app.get("/readyz").await;
+    assert_eq!(ready.status(), 200);
+    assert_eq!(ready.json::<Value>().await.unwrap(), json!({"status": "ready", "checks": {}}));
+    assert_eq!(app.get("/api/proxy/").await.status(), 200);
+    assert!(app.get("/").await.text().await.unwrap().contains("<div id=\"root\">"));
+}
