@@ -61,10 +61,10 @@ pub trait Consumer: Send + Debug {
 
     /// Marks `records` as processed: for each partition, the group's offset
     /// moves past the highest offset given (commit-up-to). Call it only once
-    /// their effects are durable. Returns when the offsets are committed.
-    ///
-    /// Records of partitions that moved to another member since they were
-    /// polled are skipped: that member receives them again.
+    /// their effects are durable. On success the offsets are committed,
+    /// except for records of partitions that moved to another member since
+    /// they were polled: those are skipped, and that member receives them
+    /// again (projections are idempotent, so this is safe).
     async fn commit(&mut self, records: &[Record]) -> Result<()>;
 
     /// The partitions this consumer currently reads. A Kafka consumer learns

@@ -88,7 +88,9 @@ pub(super) async fn committed(pool: &SqlitePool, group: &str, tp: &TopicPartitio
     Ok(offset)
 }
 
-/// Stores the group's next offsets, in one transaction.
+/// Stores the group's next offsets, in one transaction. Offsets only move
+/// forward: a late commit from a member that lost its partition in a
+/// rebalance cannot rewind what the new owner committed.
 pub(super) async fn commit(pool: &SqlitePool, group: &str, next: &BTreeMap<TopicPartition, i64>) -> Result<()> {
     let now = Utc::now().timestamp_millis();
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
@@ -96,7 +98,8 @@ pub(super) async fn commit(pool: &SqlitePool, group: &str, next: &BTreeMap<Topic
         sqlx::query(
             "INSERT INTO event_log_group_offsets (group_id, topic, partition_id, committed_offset, committed_at_ms) \
              VALUES ($1, $2, $3, $4, $5) ON CONFLICT (group_id, topic, partition_id) \
-             DO UPDATE SET committed_offset = excluded.committed_offset, committed_at_ms = excluded.committed_at_ms",
+             DO UPDATE SET committed_offset = excluded.committed_offset, committed_at_ms = excluded.committed_at_ms \
+             WHERE excluded.committed_offset > event_log_group_offsets.committed_offset",
         )
         .bind(group)
         .bind(&tp.topic)

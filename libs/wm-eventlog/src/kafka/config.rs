@@ -32,8 +32,8 @@ pub struct KafkaSettings {
     /// also limits the producer to one request in flight so order survives
     /// retries.
     pub idempotence: bool,
-    /// Extra librdkafka properties for every client, e.g. `security.protocol`
-    /// and `sasl.*`. Values are never printed.
+    /// Extra librdkafka properties for every client, e.g. `sasl.mechanism`
+    /// and `sasl.username`. Values are never printed.
     pub options: BTreeMap<String, String>,
 }
 
