@@ -1,3 +1,5 @@
+use std::collections::BTreeMap;
+
 use chrono::{DateTime, Utc};
 
 use crate::{EventLogError, Result};
@@ -89,6 +91,16 @@ pub fn validate_topic(topic: &str) -> Result<()> {
         Some(reason) => Err(EventLogError::InvalidTopic { topic: topic.to_owned(), reason }),
         None => Ok(()),
     }
+}
+
+/// For each partition, the offset after the highest record given.
+pub(crate) fn next_offsets(records: &[Record]) -> BTreeMap<TopicPartition, i64> {
+    let mut next: BTreeMap<TopicPartition, i64> = BTreeMap::new();
+    for record in records {
+        let offset = next.entry(record.topic_partition()).or_insert(0);
+        *offset = (*offset).max(record.offset + 1);
+    }
+    next
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use super::{
     groups::{MemberId, Subscription},
     store,
 };
-use crate::{Consumer, ConsumerOptions, Record, Result, StartFrom, TopicPartition};
+use crate::{Consumer, ConsumerOptions, Record, Result, StartFrom, TopicPartition, record::next_offsets};
 
 pub(super) struct EmbeddedConsumer {
     shared: Arc<Shared>,
@@ -157,11 +157,7 @@ impl Consumer for EmbeddedConsumer {
         let Kind::Member { group, member, .. } = &self.kind else {
             return Ok(());
         };
-        let mut next: BTreeMap<TopicPartition, i64> = BTreeMap::new();
-        for record in records {
-            let offset = next.entry(record.topic_partition()).or_insert(0);
-            *offset = (*offset).max(record.offset + 1);
-        }
+        let mut next = next_offsets(records);
         next.retain(|tp, _| {
             let owned = self.shared.groups.owns(group, *member, tp);
             if !owned {

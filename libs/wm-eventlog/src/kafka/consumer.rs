@@ -19,7 +19,7 @@ use rdkafka::{
     types::RDKafkaErrorCode,
 };
 
-use crate::{Consumer, EventLogError, Record, Result, TopicPartition};
+use crate::{Consumer, EventLogError, Record, Result, TopicPartition, record::next_offsets};
 
 pub(super) struct KafkaConsumer {
     consumer: Arc<StreamConsumer>,
@@ -44,6 +44,20 @@ impl KafkaConsumer {
 
     pub(super) fn replay(consumer: Arc<StreamConsumer>, end: BTreeMap<TopicPartition, i64>) -> Self {
         Self { consumer, kind: Kind::Replay { end, positions: BTreeMap::new() } }
+    }
+
+    /// An idle replay also learns its position from the fetcher: offsets
+    /// that hold no record it can return (transaction markers, compacted
+    /// records) would otherwise keep [`Consumer::caught_up`] false forever.
+    fn track_fetch_position(&mut self) {
+        let Kind::Replay { positions, .. } = &mut self.kind else { return };
+        let Ok(fetched) = self.consumer.position() else { return };
+        for element in fetched.elements() {
+            if let Offset::Offset(next) = element.offset() {
+                let at = positions.entry(TopicPartition::new(element.topic(), element.partition())).or_insert(next);
+                *at = (*at).max(next);
+            }
+        }
     }
 
     fn track(&mut self, records: &[Record]) {
@@ -87,16 +101,6 @@ fn to_record(message: &BorrowedMessage<'_>) -> Record {
     }
 }
 
-/// For each partition, the offset after the highest record given.
-fn next_offsets(records: &[Record]) -> BTreeMap<TopicPartition, i64> {
-    let mut next: BTreeMap<TopicPartition, i64> = BTreeMap::new();
-    for record in records {
-        let offset = next.entry(record.topic_partition()).or_insert(0);
-        *offset = (*offset).max(record.offset + 1);
-    }
-    next
-}
-
 /// Commit failures that mean "the group is rebalancing": the offsets stay
 /// stored and are committed by the next commit if the partition stays here,
 /// or its records go to the new owner.
@@ -115,6 +119,7 @@ fn is_rebalance(code: RDKafkaErrorCode) -> bool {
 impl Consumer for KafkaConsumer {
     async fn poll(&mut self, max: usize, timeout: Duration) -> Result<Vec<Record>> {
         let Ok(first) = tokio::time::timeout(timeout, next_record(&self.consumer)).await else {
+            self.track_fetch_position();
             return Ok(Vec::new());
         };
         let mut records = vec![first?];

@@ -47,7 +47,7 @@ async fn members_split_partitions(h: Harness) {
     assert_eq!(payloads(&got), payloads_of(&more));
 }
 
-/// Polls every consumer (committing what arrives) until their assignments
+/// Polls every consumer (without committing) until their assignments
 /// satisfy `done`, and returns what each received meanwhile.
 async fn settle<const N: usize>(
     consumers: &mut [&mut dyn Consumer; N],
