@@ -55,11 +55,11 @@ impl Application {
     /// the listener (port 0 picks a free port, for tests).
     pub async fn build(settings: &Settings, role: Role) -> anyhow::Result<Application> {
         let mut wiring = wiring::connect(settings, role).await?;
-        wiring.spawn_consumers();
         let listener = TcpListener::bind(settings.http.address())
             .with_context(|| format!("http: cannot listen on {}", settings.http.address()))?;
         let port = listener.local_addr()?.port();
         let server = http_server(settings, role, &wiring, listener)?;
+        wiring.spawn_consumers();
         Ok(Application {
             port,
             host: settings.http.host.clone(),

@@ -27,6 +27,10 @@ pub struct Wiring {
 }
 
 impl Wiring {
+    fn new(db: Option<Db>, event_log: Option<Arc<dyn EventLog>>) -> Self {
+        Self { db, event_log, projections: Vec::new(), stop: CancellationToken::new(), consumers: JoinSet::new() }
+    }
+
     pub fn db(&self) -> Option<&Db> {
         self.db.as_ref()
     }
@@ -77,15 +81,9 @@ pub async fn connect(settings: &Settings, role: Role) -> anyhow::Result<Wiring> 
     Ok(Wiring::new(Some(db), Some(event_log)))
 }
 
-impl Wiring {
-    fn new(db: Option<Db>, event_log: Option<Arc<dyn EventLog>>) -> Self {
-        Self { db, event_log, projections: Vec::new(), stop: CancellationToken::new(), consumers: JoinSet::new() }
-    }
-}
-
-/// The migrations of every component `role` runs. The embedded log's table
-/// lives in the SQLite database, so it is migrated with it.
-/// Services add their own migrations here, by role, as they gain tables.
+/// The migrations of every component `role` runs; services add theirs here
+/// as they gain tables. The embedded log's table lives in the SQLite
+/// database, so it is migrated with it.
 pub fn migrations(_role: Role, settings: &Settings) -> Vec<&'static Migrations> {
     let mut all = Vec::new();
     if settings.kafka().is_none() {
