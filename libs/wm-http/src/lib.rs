@@ -2,10 +2,12 @@
 //!
 //! - [`ApiError`]: the one JSON error body `{code, message, fields}`, and
 //!   [`json_errors`] so actix's own extractor failures use it too.
+//! - [`auth`]: the access-token check and the [`auth::Caller`] extractor.
 //! - [`health`]: `/healthz`, `/readyz` and `/metrics`.
 //! - [`telemetry`]: structured logs and the optional OTLP trace exporter.
 //! - [`HttpSettings`]: where a service listens.
 
+pub mod auth;
 mod error;
 pub mod health;
 pub mod metrics;

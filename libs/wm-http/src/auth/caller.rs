@@ -1,0 +1,61 @@
+use std::future::{Ready, ready};
+
+use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header::AUTHORIZATION, web};
+
+use super::{AccessTokens, Role, TokenError};
+use crate::ApiError;
+
+/// The authenticated user behind a request. Taking it as a handler argument
+/// makes the route answer 401 (JSON) without a valid `Authorization: Bearer`
+/// access token. The token never travels in the URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Caller {
+    pub user_id: String,
+    pub role: Role,
+}
+
+impl Caller {
+    /// 403 `forbidden` unless the caller may register, edit or delete
+    /// devices or answer shutdown requests.
+    pub fn may_change_devices(&self) -> Result<(), ApiError> {
+        if self.role.may_change_devices() { Ok(()) } else { Err(denied()) }
+    }
+
+    /// 403 `forbidden` unless the caller may manage users.
+    pub fn may_manage_users(&self) -> Result<(), ApiError> {
+        if self.role.may_manage_users() { Ok(()) } else { Err(denied()) }
+    }
+
+    fn from_request(req: &HttpRequest) -> Result<Caller, ApiError> {
+        let tokens = req.app_data::<web::Data<AccessTokens>>().ok_or_else(|| {
+            let error = std::io::Error::other("AccessTokens is not in the app data");
+            ApiError::internal(&error)
+        })?;
+        let header = req.headers().get(AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or_default();
+        let token = match header.split_once(' ') {
+            Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() => token.trim(),
+            _ => return Err(ApiError::unauthorized("Sign in first: no bearer access token was sent")),
+        };
+        let claims = tokens.verify(token).map_err(|e| {
+            tracing::debug!(reason = %e, "access token refused");
+            match e {
+                TokenError::Expired => ApiError::unauthorized("The access token has expired; refresh it"),
+                TokenError::WrongType | TokenError::Invalid(_) => ApiError::unauthorized("The access token is invalid"),
+            }
+        })?;
+        Ok(Caller { user_id: claims.sub, role: claims.role })
+    }
+}
+
+fn denied() -> ApiError {
+    ApiError::forbidden("Your role does not allow this action")
+}
+
+impl FromRequest for Caller {
+    type Error = ApiError;
+    type Future = Ready<Result<Caller, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(Caller::from_request(req))
+    }
+}

@@ -1,0 +1,49 @@
+use serde::{Deserialize, Serialize};
+
+/// What a user may do (DESIGN §6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Everything, users included.
+    Admin,
+    /// Devices and shutdown answers.
+    Operator,
+    /// Read only.
+    Viewer,
+}
+
+impl Role {
+    /// Register, edit, delete devices and answer shutdown requests.
+    pub fn may_change_devices(self) -> bool {
+        matches!(self, Role::Admin | Role::Operator)
+    }
+
+    /// Create, disable and change users.
+    pub fn may_manage_users(self) -> bool {
+        self == Role::Admin
+    }
+}
+
+/// Which of the two tokens a JWT is. Only access tokens are JWTs today, but
+/// the claim is checked so that no other token kind signed with the same key
+/// can ever pass for one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TokenType {
+    Access,
+    Refresh,
+}
+
+/// The claims of an access token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claims {
+    /// The user's id.
+    pub sub: String,
+    pub role: Role,
+    pub typ: TokenType,
+    pub iss: String,
+    pub aud: String,
+    pub iat: u64,
+    pub nbf: u64,
+    pub exp: u64,
+}

@@ -1,0 +1,20 @@
+//! The access-token check every service runs (DESIGN §7): a short-lived JWT
+//! in `Authorization: Bearer`, verified explicitly, and the caller's role.
+//!
+//! - [`AccessTokens`] signs (the auth service) and verifies (everyone) with
+//!   one HMAC key from configuration. Verification allows HS256 only and
+//!   requires `exp`, `nbf`, `iss`, `aud`, `sub` and `typ = "access"`.
+//! - [`Caller`] is the actix extractor: a handler that takes a `Caller` answers
+//!   401 with the JSON error body unless the request carries a valid token.
+//! - [`Role`] decides what a caller may do; a mutation by a viewer is 403.
+
+mod caller;
+mod claims;
+mod keys;
+
+pub use caller::Caller;
+pub use claims::{Claims, Role, TokenType};
+pub use keys::{AccessTokens, JwtSettings, KeyError, MIN_KEY_BYTES, TokenError};
+
+#[cfg(test)]
+mod tests;
