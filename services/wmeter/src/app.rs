@@ -8,6 +8,7 @@ use anyhow::Context;
 use prometheus_client::registry::Registry;
 use wm_http::{
     HttpSettings,
+    auth::{self, AccessTokens},
     health::{Health, ReadinessCheck},
     json_errors,
     metrics::{self, HttpMetrics},
@@ -58,7 +59,8 @@ impl Application {
         let listener = TcpListener::bind(settings.http.address())
             .with_context(|| format!("http: cannot listen on {}", settings.http.address()))?;
         let port = listener.local_addr()?.port();
-        let server = http_server(settings, role, &wiring, listener)?;
+        let tokens = crate::jwt_key::access_tokens(&settings.auth)?;
+        let server = http_server(settings, role, &wiring, tokens, listener)?;
         wiring.spawn_consumers();
         Ok(Application {
             port,
@@ -106,7 +108,13 @@ impl Application {
     }
 }
 
-fn http_server(settings: &Settings, role: Role, wiring: &Wiring, listener: TcpListener) -> anyhow::Result<Server> {
+fn http_server(
+    settings: &Settings,
+    role: Role,
+    wiring: &Wiring,
+    tokens: AccessTokens,
+    listener: TcpListener,
+) -> anyhow::Result<Server> {
     let mut registry = Registry::with_labels(
         [(std::borrow::Cow::Borrowed("service"), std::borrow::Cow::Borrowed(role_name(role)))].into_iter(),
     );
@@ -114,10 +122,13 @@ fn http_server(settings: &Settings, role: Role, wiring: &Wiring, listener: TcpLi
     let health = Health::new(readiness_checks(wiring), registry);
     let uptime = wm_gateway::Uptime::since_now();
     let static_dir = settings.web.static_dir.clone();
+    let tokens = web::Data::new(tokens);
     let HttpSettings { max_body_bytes, shutdown_timeout_secs, .. } = settings.http;
     let server = HttpServer::new(move || {
         let mut app = App::new()
             .app_data(web::Data::new(http_metrics.clone()))
+            .app_data(tokens.clone())
+            .wrap(from_fn(auth::require_token))
             .wrap(from_fn(wm_gateway::cache_control))
             .wrap(from_fn(metrics::record))
             .configure(json_errors(max_body_bytes))

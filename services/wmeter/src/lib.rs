@@ -5,6 +5,7 @@ pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod config;
+mod jwt_key;
 mod readiness;
 mod shutdown;
 mod wiring;

@@ -83,6 +83,7 @@ fn config_print_shows_effective_values_with_password_redacted() {
     let output = wmeter()
         .args(["--config", file.path().to_str().unwrap(), "config", "print", "--mode", "distributed"])
         .env("WMETER_DATABASE__URL", "postgres://wm:p@ss@db:5432/wm?password=hunter2")
+        .env("WMETER_AUTH__JWT_KEY", "jwt-key-jwt-key-jwt-key-jwt-key-0")
         .env("WMETER_HTTP__PORT", "9090")
         .output()
         .unwrap();
@@ -91,6 +92,7 @@ fn config_print_shows_effective_values_with_password_redacted() {
     assert!(stdout.contains("port = 9090"), "{stdout}");
     assert!(stdout.contains("postgres://wm:***@db:5432/wm?password=***"), "{stdout}");
     assert!(!stdout.contains("hunter2") && !stdout.contains("p@ss"), "{stdout}");
+    assert!(stdout.contains("jwt_key = \"***\"") && !stdout.contains("jwt-key-"), "{stdout}");
     assert!(stdout.contains("\"sasl.password\" = \"***\""), "{stdout}");
     assert!(!stdout.contains("kafka-secret"), "{stdout}");
 }
@@ -103,6 +105,7 @@ fn serve_prints_its_url_and_stops_cleanly_on_sigterm() {
         .env("WMETER_HTTP__PORT", "0")
         .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.path().display()))
         .env("WMETER_WEB__STATIC_DIR", dir.path())
+        .env("WMETER_AUTH__KEY_FILE", dir.path().join("jwt.key"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -116,6 +119,8 @@ fn serve_prints_its_url_and_stops_cleanly_on_sigterm() {
     assert!(killed.success());
     let status = wait(&mut child, Duration::from_secs(30)).expect("wmeter stops within 30 s of SIGTERM");
     assert!(status.success(), "graceful shutdown exits 0, got {status}");
+    let key = std::fs::metadata(dir.path().join("jwt.key")).expect("the embedded mode keeps its JWT key");
+    assert_eq!(std::os::unix::fs::PermissionsExt::mode(&key.permissions()) & 0o777, 0o600);
 }
 
 fn wait(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {

@@ -26,7 +26,8 @@ impl Caller {
         if self.role.may_manage_users() { Ok(()) } else { Err(denied()) }
     }
 
-    fn from_request(req: &HttpRequest) -> Result<Caller, ApiError> {
+    /// The caller of `req`, or the 401 to answer.
+    pub(super) fn authenticate(req: &HttpRequest) -> Result<Caller, ApiError> {
         let tokens = req.app_data::<web::Data<AccessTokens>>().ok_or_else(|| {
             let error = std::io::Error::other("AccessTokens is not in the app data");
             ApiError::internal(&error)
@@ -56,6 +57,6 @@ impl FromRequest for Caller {
     type Future = Ready<Result<Caller, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(Caller::from_request(req))
+        ready(Caller::authenticate(req))
     }
 }

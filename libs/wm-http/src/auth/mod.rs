@@ -6,14 +6,18 @@
 //!   requires `exp`, `nbf`, `iss`, `aud`, `sub` and `typ = "access"`.
 //! - [`Caller`] is the actix extractor: a handler that takes a `Caller` answers
 //!   401 with the JSON error body unless the request carries a valid token.
+//! - [`require_token`] is the middleware that puts every `/api` route but
+//!   login, refresh and logout behind a valid token.
 //! - [`Role`] decides what a caller may do; a mutation by a viewer is 403.
 
 mod caller;
 mod claims;
+mod guard;
 mod keys;
 
 pub use caller::Caller;
 pub use claims::{Claims, Role, TokenType};
+pub use guard::{PUBLIC_ROUTES, require_token};
 pub use keys::{AccessTokens, JwtSettings, KeyError, MIN_KEY_BYTES, TokenError};
 
 #[cfg(test)]

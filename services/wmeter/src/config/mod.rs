@@ -2,6 +2,7 @@
 //! file, then `WMETER_*` environment variables (`__` separates sections:
 //! `WMETER_DATABASE__URL`, `WMETER_HTTP__PORT`).
 
+mod auth;
 mod error;
 mod load;
 
@@ -12,6 +13,7 @@ use wm_eventlog::{EventLogError, EventLogSettings, kafka::KafkaSettings};
 use wm_http::{HttpSettings, telemetry::LogSettings};
 use wm_storage::{Backend, DatabaseSettings};
 
+pub use auth::AuthSettings;
 pub use error::ConfigError;
 pub use load::{ENV_PREFIX, SECTIONS, load};
 
@@ -25,6 +27,7 @@ pub struct Settings {
     pub event_log: EventLogSettings,
     pub log: LogSettings,
     pub web: WebSettings,
+    pub auth: AuthSettings,
 }
 
 /// The `web` section.
@@ -58,6 +61,11 @@ impl Settings {
     pub fn validate(&self, mode: Mode) -> Result<(), ConfigError> {
         let backend = self.database.backend().map_err(ConfigError::from_storage)?;
         self.database.validate().map_err(ConfigError::from_storage)?;
+        self.validate_event_log(mode, backend)?;
+        self.auth.validate(mode)
+    }
+
+    fn validate_event_log(&self, mode: Mode, backend: Backend) -> Result<(), ConfigError> {
         match &self.event_log {
             EventLogSettings::Embedded(_) if mode == Mode::Distributed => Err(ConfigError::invalid(
                 "event_log.brokers",

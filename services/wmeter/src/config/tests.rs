@@ -66,6 +66,27 @@ fn distributed_mode_requires_kafka_brokers() {
 }
 
 #[test]
+fn distributed_mode_requires_a_jwt_key() {
+    let kafka = "[event_log]\nkind = \"kafka\"\nbrokers = \"k:9092\"\n";
+    let err = message(load_toml(kafka, Mode::Distributed));
+    assert!(err.starts_with("invalid configuration: auth.jwt_key: required in distributed mode"), "{err}");
+    let short = format!("{kafka}[auth]\njwt_key = \"too-short\"\n");
+    let err = message(load_toml(&short, Mode::Distributed));
+    assert_eq!(err, "invalid configuration: auth.jwt_key: 9 bytes is too short; expected at least 32 random bytes");
+    let good = format!("{kafka}[auth]\njwt_key = \"{}\"\n", "k".repeat(32));
+    assert!(load_toml(&good, Mode::Distributed).is_ok());
+}
+
+#[test]
+fn the_jwt_key_never_shows_in_debug_output() {
+    let settings = Settings {
+        auth: AuthSettings { jwt_key: Some("s3cret-s3cret-s3cret-s3cret-s3cret".into()), ..AuthSettings::default() },
+        ..Settings::default()
+    };
+    assert!(!format!("{settings:?}").contains("s3cret"));
+}
+
+#[test]
 fn kafka_kind_without_brokers_is_rejected() {
     let err = message(load_toml("[event_log]\nkind = \"kafka\"\n", Mode::Distributed));
     assert!(err.starts_with("invalid configuration: event_log.brokers: required with event_log.kind"), "{err}");
@@ -73,8 +94,7 @@ fn kafka_kind_without_brokers_is_rejected() {
 
 #[test]
 fn kafka_settings_come_from_the_file() {
-    let settings =
-        load_toml("[event_log]\nkind = \"kafka\"\nbrokers = \"k1:9092,k2:9092\"\n", Mode::Distributed).unwrap();
+    let settings = load_toml("[event_log]\nkind = \"kafka\"\nbrokers = \"k1:9092,k2:9092\"\n", Mode::Embedded).unwrap();
     assert_eq!(settings.kafka().map(|k| k.brokers.as_str()), Some("k1:9092,k2:9092"));
 }
 

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 use wm_eventlog::{EventLogSettings, kafka::KafkaSettings};
+use wm_http::auth::Role as UserRole;
 use wm_test_support::{TestDb, servers};
 use wmeter::{
     Role,
@@ -57,7 +58,7 @@ async fn readyz_answers_503_naming_the_failing_dependency() {
 async fn a_service_mounts_only_its_own_routes() {
     let Some(app) = spawn_service(Service::Notification).await else { return };
     for path in ["/api/proxy/", "/", "/gateways"] {
-        let response = app.get(path).await;
+        let response = app.get_as(UserRole::Admin, path).await;
         assert_eq!(response.status(), 404, "{path} belongs to the gateway");
         assert_eq!(response.json::<Value>().await.unwrap()["code"], "not_found");
     }
@@ -72,6 +73,7 @@ async fn the_gateway_needs_no_database_or_log() {
     let ready = app.get("/readyz").await;
     assert_eq!(ready.status(), 200);
     assert_eq!(ready.json::<Value>().await.unwrap(), json!({"status": "ready", "checks": {}}));
-    assert_eq!(app.get("/api/proxy/").await.status(), 200);
+    assert_eq!(app.get("/api/proxy/").await.status(), 401, "the gateway checks tokens too");
+    assert_eq!(app.get_as(UserRole::Viewer, "/api/proxy/").await.status(), 200);
     assert!(app.get("/").await.text().await.unwrap().contains("<div id=\"root\">"));
 }

@@ -1,11 +1,15 @@
 use std::path::Path;
 
 use tokio::sync::oneshot;
+use wm_http::auth::{AccessTokens, Role as UserRole};
 use wm_test_support::TestDb;
 use wmeter::{
     Application, Role,
     config::{Mode, Settings},
 };
+
+/// The access-token key of every test app.
+const JWT_KEY: &str = "test-key-test-key-test-key-test-key";
 
 /// A running application and what it needs to stay alive.
 pub struct TestApp {
@@ -33,6 +37,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     write(static_dir.path(), "assets/app-1234.js", "console.log('w-meter')");
     settings.http.port = 0;
     settings.web.static_dir = static_dir.path().to_path_buf();
+    settings.auth.jwt_key = Some(JWT_KEY.to_owned());
     settings.validate(mode).unwrap();
     let app = Application::build(&settings, role).await.unwrap();
     let url = app.url();
@@ -51,8 +56,19 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
 }
 
 impl TestApp {
+    /// A request without credentials.
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client.get(format!("{}{path}", self.url)).send().await.unwrap()
+    }
+
+    /// An access token this app accepts, for a user with `role`.
+    pub fn token(&self, role: UserRole) -> String {
+        AccessTokens::new(JWT_KEY.as_bytes(), Default::default()).unwrap().issue("test-user", role).unwrap()
+    }
+
+    /// A request as a signed-in user with `role`.
+    pub async fn get_as(&self, role: UserRole, path: &str) -> reqwest::Response {
+        self.client.get(format!("{}{path}", self.url)).bearer_auth(self.token(role)).send().await.unwrap()
     }
 
     /// Removes the application's PostgreSQL database under it, as an outage

@@ -44,8 +44,9 @@ async fn path_traversal_does_not_escape_the_static_folder() {
 #[tokio::test]
 async fn other_methods_on_unknown_paths_get_a_json_404() {
     let app = spawn_app().await;
+    let token = app.token(wm_http::auth::Role::Admin);
     for path in ["/api/nothing", "/gateways"] {
-        let response = app.client.post(format!("{}{path}", app.url)).send().await.unwrap();
+        let response = app.client.post(format!("{}{path}", app.url)).bearer_auth(&token).send().await.unwrap();
         assert_eq!(response.status(), 404, "{path}");
         let body: serde_json::Value = response.json().await.unwrap();
         assert_eq!(body["code"], "not_found", "{path}");

@@ -1,0 +1,27 @@
+use actix_web::{
+    Error,
+    body::MessageBody,
+    dev::{ServiceRequest, ServiceResponse},
+    middleware::Next,
+};
+
+use super::Caller;
+
+/// The only `/api` routes that answer without an access token: they are how
+/// a client gets one.
+pub const PUBLIC_ROUTES: &[&str] = &["/api/auth/login", "/api/auth/refresh", "/api/auth/logout"];
+
+/// Middleware: every `/api/...` request but [`PUBLIC_ROUTES`] needs a valid
+/// access token, or gets the 401 JSON error before any handler runs. Handlers
+/// still take a [`Caller`] to know who calls and check the role.
+pub async fn require_token(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    let path = req.path();
+    let guarded = (path == "/api" || path.starts_with("/api/")) && !PUBLIC_ROUTES.contains(&path);
+    if guarded {
+        Caller::authenticate(req.request())?;
+    }
+    next.call(req).await
+}
