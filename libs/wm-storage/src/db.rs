@@ -15,6 +15,22 @@ pub enum Backend {
     Postgres,
 }
 
+/// Runs `$body` with `$pool` bound to whichever pool `$db` holds: SQL that
+/// both dialects accept is written once.
+///
+/// ```ignore
+/// let n: i64 = with_pool!(db, pool => sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(pool).await)?;
+/// ```
+#[macro_export]
+macro_rules! with_pool {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match $db {
+            $crate::Db::Sqlite($pool) => $body,
+            $crate::Db::Postgres($pool) => $body,
+        }
+    };
+}
+
 /// A connection pool for one of the two supported databases.
 #[derive(Clone, Debug)]
 pub enum Db {
@@ -61,19 +77,13 @@ impl Db {
 
     /// A cheap round trip, used by `/readyz`.
     pub async fn ping(&self) -> Result<(), StorageError> {
-        match self {
-            Db::Sqlite(pool) => sqlx::query("SELECT 1").execute(pool).await.map(|_| ())?,
-            Db::Postgres(pool) => sqlx::query("SELECT 1").execute(pool).await.map(|_| ())?,
-        }
+        with_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.map(|_| ()))?;
         Ok(())
     }
 
     /// Waits for in-flight queries and closes every connection.
     pub async fn close(&self) {
-        match self {
-            Db::Sqlite(pool) => pool.close().await,
-            Db::Postgres(pool) => pool.close().await,
-        }
+        with_pool!(self, pool => pool.close().await);
     }
 }
 

@@ -1,16 +1,28 @@
 //! Auth service: sign-in, refresh-token rotation, users and roles.
 //!
-//! Owns /api/auth/*: sign-in, refresh, logout and users (issue 3).
+//! Owns /api/auth/*: sign-in, refresh, logout and users (issue 3). So far:
+//! the users table, password hashing, and the `wmeter user` commands.
 //! In the embedded mode `wmeter serve` mounts [`configure`] into the one
 //! `App`; in the distributed mode `wmeter run auth` serves it alone.
 //! Routes are registered as resources, never as scopes, because services
 //! share the `/api/proxy` prefix and an actix scope would swallow the
 //! other services' paths.
 
+pub mod password;
+pub mod storage;
+
 use actix_web::web;
+use wm_storage::{Migration, Migrations};
 
 /// The service's name, as given to `wmeter run`.
 pub const NAME: &str = "auth";
+
+/// The auth service's tables.
+pub const MIGRATIONS: Migrations = Migrations {
+    component: "auth",
+    sqlite: &[Migration { version: 1, name: "users", sql: include_str!("../migrations/sqlite/0001_users.sql") }],
+    postgres: &[Migration { version: 1, name: "users", sql: include_str!("../migrations/postgres/0001_users.sql") }],
+};
 
 /// Mounts this service's routes.
 pub fn configure(_cfg: &mut web::ServiceConfig) {}

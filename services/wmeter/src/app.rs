@@ -31,7 +31,7 @@ pub enum Role {
 }
 
 impl Role {
-    fn mounts(self, service: Service) -> bool {
+    pub(crate) fn mounts(self, service: Service) -> bool {
         self == Role::Embedded || self == Role::Service(service)
     }
 }

@@ -33,6 +33,11 @@ pub enum Command {
     /// Rebuild every projection from the start of the event log, with
     /// external effects (SSE pushes, valve commands) suppressed.
     Replay,
+    /// Manage the users who may sign in.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
     /// Inspect the configuration.
     Config {
         #[command(subcommand)]
@@ -48,6 +53,22 @@ pub enum ConfigCommand {
         #[arg(long, value_enum, default_value = "embedded")]
         mode: ModeArg,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Create a user. The password is read from standard input (one line),
+    /// or asked for without echo on a terminal.
+    Add {
+        #[arg(long)]
+        username: String,
+        #[arg(long, value_parser = ["admin", "operator", "viewer"])]
+        role: String,
+    },
+    /// List every user.
+    List,
+    /// Stop a user from signing in.
+    Disable { username: String },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

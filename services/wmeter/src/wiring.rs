@@ -84,10 +84,13 @@ pub async fn connect(settings: &Settings, role: Role) -> anyhow::Result<Wiring> 
 /// The migrations of every component `role` runs; services add theirs here
 /// as they gain tables. The embedded log's table lives in the SQLite
 /// database, so it is migrated with it.
-pub fn migrations(_role: Role, settings: &Settings) -> Vec<&'static Migrations> {
+pub fn migrations(role: Role, settings: &Settings) -> Vec<&'static Migrations> {
     let mut all = Vec::new();
     if settings.kafka().is_none() {
         all.push(&wm_eventlog::embedded::MIGRATIONS);
+    }
+    if role.mounts(Service::Auth) {
+        all.push(&wm_auth::MIGRATIONS);
     }
     all
 }

@@ -13,6 +13,16 @@ pub enum Role {
 }
 
 impl Role {
+    pub const ALL: [Role; 3] = [Role::Admin, Role::Operator, Role::Viewer];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Operator => "operator",
+            Role::Viewer => "viewer",
+        }
+    }
+
     /// Register, edit, delete devices and answer shutdown requests.
     pub fn may_change_devices(self) -> bool {
         matches!(self, Role::Admin | Role::Operator)
@@ -21,6 +31,23 @@ impl Role {
     /// Create, disable and change users.
     pub fn may_manage_users(self) -> bool {
         self == Role::Admin
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Role::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| format!("unknown role '{s}'; expected admin, operator or viewer"))
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -4,6 +4,7 @@ mod config_print;
 mod migrate;
 mod replay;
 mod serve;
+mod user;
 
 use std::path::Path;
 
@@ -19,6 +20,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Run { service } => serve::service(load(file, Mode::Distributed)?, service).await,
         Command::Migrate => migrate::run(load(file, Mode::Embedded)?).await,
         Command::Replay => replay::run(load(file, Mode::Embedded)?).await,
+        Command::User { command } => user::run(load(file, Mode::Embedded)?, command).await,
         Command::Config { command: ConfigCommand::Print { mode } } => {
             let mode = match mode {
                 ModeArg::Embedded => Mode::Embedded,

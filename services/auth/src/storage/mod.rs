@@ -1,0 +1,3 @@
+//! The auth service's tables.
+
+pub mod users;

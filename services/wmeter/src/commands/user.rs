@@ -1,0 +1,58 @@
+use std::io::{BufRead, IsTerminal};
+
+use anyhow::{Context, bail};
+use wm_auth::storage::users;
+use wm_storage::Db;
+
+use crate::{cli::UserCommand, config::Settings};
+
+/// `wmeter user add|list|disable`, straight on the auth service's database.
+pub async fn run(settings: Settings, command: UserCommand) -> anyhow::Result<()> {
+    let db = Db::connect(&settings.database).await.context("database")?;
+    db.migrate(&wm_auth::MIGRATIONS).await.context("migrating auth")?;
+    let result = match command {
+        UserCommand::Add { username, role } => add(&db, &username, &role).await,
+        UserCommand::List => list(&db).await,
+        UserCommand::Disable { username } => {
+            let user = users::disable(&db, &username).await?;
+            println!("disabled {}", user.username);
+            Ok(())
+        }
+    };
+    db.close().await;
+    result
+}
+
+async fn add(db: &Db, username: &str, role: &str) -> anyhow::Result<()> {
+    let role = role.parse().map_err(anyhow::Error::msg)?;
+    let password = read_password(username)?;
+    let user = users::create(db, username, &password, role).await?;
+    println!("created {} ({}) with id {}", user.username, user.role, user.id);
+    Ok(())
+}
+
+async fn list(db: &Db) -> anyhow::Result<()> {
+    println!("{:<24}  {:<24}  {:<8}  {:<8}  created", "id", "username", "role", "status");
+    for user in users::list(db).await? {
+        let status = if user.disabled { "disabled" } else { "active" };
+        let created = user.created_at.format("%Y-%m-%d %H:%M:%S");
+        println!("{:<24}  {:<24}  {:<8}  {:<8}  {created}", user.id, user.username, user.role.as_str(), status);
+    }
+    Ok(())
+}
+
+/// One line from standard input, or a prompt without echo on a terminal.
+/// Never from the command line, where it would land in shell history.
+fn read_password(username: &str) -> anyhow::Result<String> {
+    let password = if std::io::stdin().is_terminal() {
+        rpassword::prompt_password(format!("password for {username}: ")).context("reading the password")?
+    } else {
+        let mut line = String::new();
+        std::io::stdin().lock().read_line(&mut line).context("reading the password from standard input")?;
+        line.trim_end_matches(['\r', '\n']).to_owned()
+    };
+    if password.is_empty() {
+        bail!("no password given: pipe it on standard input or type it at the prompt");
+    }
+    Ok(password)
+}
