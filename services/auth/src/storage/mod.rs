@@ -1,3 +1,4 @@
 //! The auth service's tables.
 
+pub mod sessions;
 pub mod users;

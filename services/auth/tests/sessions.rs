@@ -1,0 +1,110 @@
+//! Refresh-token families on SQLite and PostgreSQL alike.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use wm_auth::{
+    MIGRATIONS,
+    storage::{
+        sessions::{self, Rejection, SessionPolicy},
+        users,
+    },
+};
+use wm_http::auth::Role;
+use wm_test_support::TestDb;
+
+const POLICY: SessionPolicy =
+    SessionPolicy { lifetime: Duration::from_secs(3600), reuse_grace: Duration::from_secs(10) };
+
+/// Each backend with one user, and that user's id.
+async fn databases() -> Vec<(TestDb, String)> {
+    let mut out = Vec::new();
+    for db in TestDb::each().await {
+        db.migrate(&MIGRATIONS).await.unwrap();
+        let user = users::create(&db, "ann", "password-ann", Role::Operator).await.unwrap();
+        out.push((db, user.id));
+    }
+    out
+}
+
+fn at(secs: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp(1_800_000_000 + secs, 0).unwrap()
+}
+
+#[tokio::test]
+async fn rotation_hands_out_successors_in_the_same_family() {
+    for (db, user) in databases().await {
+        let first = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
+        let second = sessions::rotate(&db, &first.token, POLICY, at(60)).await.unwrap().unwrap();
+        assert_ne!(second.token, first.token);
+        assert_eq!((second.family_id.as_str(), second.user_id.as_str()), (first.family_id.as_str(), user.as_str()));
+        let third = sessions::rotate(&db, &second.token, POLICY, at(120)).await.unwrap().unwrap();
+        assert_eq!(third.family_id, first.family_id);
+    }
+}
+
+#[tokio::test]
+async fn two_tabs_refreshing_together_both_survive() {
+    for (db, user) in databases().await {
+        let first = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
+        let tab_a = sessions::rotate(&db, &first.token, POLICY, at(60)).await.unwrap();
+        let tab_b = sessions::rotate(&db, &first.token, POLICY, at(65)).await.unwrap();
+        let (a, b) = (tab_a.unwrap(), tab_b.unwrap());
+        assert!(sessions::rotate(&db, &a.token, POLICY, at(70)).await.unwrap().is_ok());
+        assert!(sessions::rotate(&db, &b.token, POLICY, at(70)).await.unwrap().is_ok());
+    }
+}
+
+#[tokio::test]
+async fn reuse_after_the_grace_window_revokes_the_whole_family() {
+    for (db, user) in databases().await {
+        let first = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
+        let second = sessions::rotate(&db, &first.token, POLICY, at(60)).await.unwrap().unwrap();
+        let replay = sessions::rotate(&db, &first.token, POLICY, at(100)).await.unwrap();
+        assert_eq!(replay, Err(Rejection::Reused), "{:?}", db.backend());
+        let after = sessions::rotate(&db, &second.token, POLICY, at(101)).await.unwrap();
+        assert_eq!(after, Err(Rejection::Revoked), "the thief's successor is dead too");
+    }
+}
+
+#[tokio::test]
+async fn unknown_and_expired_tokens_are_refused() {
+    for (db, user) in databases().await {
+        assert_eq!(sessions::rotate(&db, "no-such-token", POLICY, at(0)).await.unwrap(), Err(Rejection::Unknown));
+        let first = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
+        assert_eq!(sessions::rotate(&db, &first.token, POLICY, at(3600)).await.unwrap(), Err(Rejection::Expired));
+    }
+}
+
+#[tokio::test]
+async fn logout_and_disabling_end_sessions() {
+    for (db, user) in databases().await {
+        let phone = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
+        let laptop = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
+        assert!(sessions::end(&db, &phone.token, at(1)).await.unwrap());
+        assert!(!sessions::end(&db, "no-such-token", at(1)).await.unwrap());
+        assert_eq!(sessions::rotate(&db, &phone.token, POLICY, at(2)).await.unwrap(), Err(Rejection::Revoked));
+        assert!(sessions::rotate(&db, &laptop.token, POLICY, at(2)).await.unwrap().is_ok(), "other sessions live on");
+
+        let revoked = sessions::end_all(&db, &user, at(3)).await.unwrap();
+        assert!(revoked >= 1);
+        let laptop_next = sessions::start(&db, &user, POLICY, at(4)).await.unwrap();
+        assert!(sessions::rotate(&db, &laptop_next.token, POLICY, at(5)).await.unwrap().is_ok());
+    }
+}
+
+#[tokio::test]
+async fn only_hashes_are_stored() {
+    for (db, user) in databases().await {
+        let issued = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
+        assert!(issued.token.len() >= 43, "32 random bytes");
+        let stored: Vec<String> = wm_storage::with_pool!(db.db(), pool =>
+            sqlx::query_scalar("SELECT token_hash FROM refresh_tokens").fetch_all(pool).await)
+        .unwrap();
+        assert_eq!(stored.len(), 1);
+        assert_ne!(stored[0], issued.token);
+        assert_eq!(stored[0].len(), 64, "a SHA-256 hex digest");
+    }
+}
