@@ -9,6 +9,7 @@
 //! share the `/api/proxy` prefix and an actix scope would swallow the
 //! other services' paths.
 
+pub mod accounts;
 pub mod password;
 pub mod storage;
 

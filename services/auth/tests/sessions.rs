@@ -108,3 +108,15 @@ async fn only_hashes_are_stored() {
         assert_eq!(stored[0].len(), 64, "a SHA-256 hex digest");
     }
 }
+
+#[tokio::test]
+async fn disabling_an_account_revokes_its_sessions() {
+    for (db, user) in databases().await {
+        let session = sessions::start(&db, &user, POLICY, Utc::now()).await.unwrap();
+        let (disabled, revoked) = wm_auth::accounts::disable(&db, "ANN").await.unwrap();
+        assert!(disabled.disabled);
+        assert_eq!(revoked, 1);
+        let refresh = sessions::rotate(&db, &session.token, POLICY, Utc::now()).await.unwrap();
+        assert_eq!(refresh, Err(Rejection::Revoked));
+    }
+}

@@ -14,8 +14,8 @@ pub async fn run(settings: Settings, command: UserCommand) -> anyhow::Result<()>
         UserCommand::Add { username, role } => add(&db, &username, &role).await,
         UserCommand::List => list(&db).await,
         UserCommand::Disable { username } => {
-            let user = users::disable(&db, &username).await?;
-            println!("disabled {}", user.username);
+            let (user, sessions) = wm_auth::accounts::disable(&db, &username).await?;
+            println!("disabled {}; {sessions} sessions revoked", user.username);
             Ok(())
         }
     };
