@@ -70,6 +70,17 @@ async fn reuse_after_the_grace_window_revokes_the_whole_family() {
 }
 
 #[tokio::test]
+async fn replaying_within_the_grace_window_fails_once_the_family_moved_on() {
+    for (db, user) in databases().await {
+        let first = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
+        let second = sessions::rotate(&db, &first.token, POLICY, at(1)).await.unwrap().unwrap();
+        let third = sessions::rotate(&db, &second.token, POLICY, at(2)).await.unwrap().unwrap();
+        assert_eq!(sessions::rotate(&db, &first.token, POLICY, at(3)).await.unwrap(), Err(Rejection::Reused));
+        assert_eq!(sessions::rotate(&db, &third.token, POLICY, at(4)).await.unwrap(), Err(Rejection::Revoked));
+    }
+}
+
+#[tokio::test]
 async fn unknown_and_expired_tokens_are_refused() {
     for (db, user) in databases().await {
         assert_eq!(sessions::rotate(&db, "no-such-token", POLICY, at(0)).await.unwrap(), Err(Rejection::Unknown));

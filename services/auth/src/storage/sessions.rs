@@ -5,7 +5,7 @@
 //! token again means it was stolen (or replayed), so the whole family is
 //! revoked, except within a short grace window, where a second browser tab
 //! that refreshed with the same token at the same moment also gets a
-//! successor. Tokens are random and stored only as SHA-256 hashes.
+//! successor, as long as the family has not moved on since. Tokens are random and stored only as SHA-256 hashes.
 
 use std::time::Duration;
 
@@ -103,7 +103,8 @@ pub async fn rotate(
         Some(at) => at,
         None => mark_rotated(db, &hash, now_us).await?,
     };
-    if now_us - rotated_at > micros(policy.reuse_grace) {
+    let reused = now_us - rotated_at > micros(policy.reuse_grace) || moved_on(db, &row.family_id, rotated_at).await?;
+    if reused {
         revoke_family(db, &row.family_id, now).await?;
         tracing::warn!(family = row.family_id, user = row.user_id, "refresh token reused: family revoked");
         return Ok(Err(Rejection::Reused));
@@ -168,6 +169,16 @@ async fn mark_rotated(db: &Db, hash: &str, now_us: i64) -> Result<i64, SessionEr
     let sql = "SELECT rotated_at FROM refresh_tokens WHERE token_hash = $1";
     let at: Option<i64> = with_pool!(db, pool => sqlx::query_scalar(sql).bind(hash).fetch_one(pool).await)?;
     Ok(at.unwrap_or(now_us))
+}
+
+/// True when a later token of the family was itself rotated after
+/// `rotated_at`: the family has moved on, so even within the grace window
+/// the old token is a replay, not a second tab.
+async fn moved_on(db: &Db, family_id: &str, rotated_at: i64) -> Result<bool, SessionError> {
+    let sql = "SELECT COUNT(*) FROM refresh_tokens WHERE family_id = $1 AND rotated_at > $2";
+    let later: i64 =
+        with_pool!(db, pool => sqlx::query_scalar(sql).bind(family_id).bind(rotated_at).fetch_one(pool).await)?;
+    Ok(later > 0)
 }
 
 async fn revoke_family(db: &Db, family_id: &str, now: DateTime<Utc>) -> Result<(), SessionError> {
