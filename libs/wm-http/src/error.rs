@@ -19,11 +19,22 @@ pub struct ApiError {
     pub message: String,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub fields: BTreeMap<String, String>,
+    /// Sent as `Retry-After` (seconds) with 429 and 503.
+    #[serde(skip)]
+    pub retry_after_secs: Option<u64>,
 }
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into(), fields: BTreeMap::new() }
+        Self { status, code, message: message.into(), fields: BTreeMap::new(), retry_after_secs: None }
+    }
+
+    /// 429: the caller must wait `retry_after_secs` before trying again.
+    pub fn too_many_requests(message: impl Into<String>, retry_after_secs: u64) -> Self {
+        Self {
+            retry_after_secs: Some(retry_after_secs),
+            ..Self::new(StatusCode::TOO_MANY_REQUESTS, "too_many_requests", message)
+        }
     }
 
     pub fn with_field(mut self, field: impl Into<String>, message: impl Into<String>) -> Self {
@@ -69,7 +80,11 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status).json(self)
+        let mut response = HttpResponse::build(self.status);
+        if let Some(secs) = self.retry_after_secs {
+            response.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
+        }
+        response.json(self)
     }
 }
 

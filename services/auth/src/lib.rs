@@ -1,8 +1,9 @@
 //! Auth service: sign-in, refresh-token rotation, users and roles.
 //!
-//! Owns /api/auth/*: sign-in, refresh, logout and users (issue 3). So far:
-//! the users table, password hashing, the `wmeter user` commands, and the
-//! refresh-token families with rotation and reuse detection.
+//! Owns /api/auth/*: sign-in, refresh, logout and users (issue 3): the
+//! users table and `wmeter user` commands, argon2id passwords, login with
+//! throttling, refresh-token families with rotation and reuse detection,
+//! and logout.
 //! In the embedded mode `wmeter serve` mounts [`configure`] into the one
 //! `App`; in the distributed mode `wmeter run auth` serves it alone.
 //! Routes are registered as resources, never as scopes, because services
@@ -10,10 +11,19 @@
 //! other services' paths.
 
 pub mod accounts;
+mod cookie;
+mod limiter;
 pub mod password;
+mod routes;
+mod settings;
+mod state;
 pub mod storage;
 
 use actix_web::web;
+
+pub use routes::refresh::CSRF_HEADER;
+pub use settings::SessionSettings;
+pub use state::AuthState;
 use wm_storage::{Migration, Migrations};
 
 /// The service's name, as given to `wmeter run`.
@@ -40,5 +50,13 @@ pub const MIGRATIONS: Migrations = Migrations {
     ],
 };
 
-/// Mounts this service's routes.
-pub fn configure(_cfg: &mut web::ServiceConfig) {}
+/// Mounts this service's routes. The app data must also hold the
+/// `wm_http::auth::AccessTokens`.
+pub fn configure(state: web::Data<AuthState>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(state)
+            .route("/api/auth/login", web::post().to(routes::login::post))
+            .route("/api/auth/refresh", web::post().to(routes::refresh::post))
+            .route("/api/auth/logout", web::post().to(routes::logout::post));
+    }
+}

@@ -60,7 +60,13 @@ impl Application {
             .with_context(|| format!("http: cannot listen on {}", settings.http.address()))?;
         let port = listener.local_addr()?.port();
         let tokens = crate::jwt_key::access_tokens(&settings.auth)?;
-        let server = http_server(settings, role, &wiring, tokens, listener)?;
+        let auth = match wiring.db() {
+            Some(db) if role.mounts(Service::Auth) => {
+                Some(web::Data::new(wm_auth::AuthState::new(db.clone(), &settings.auth.sessions).await?))
+            }
+            _ => None,
+        };
+        let server = http_server(settings, role, &wiring, Services { tokens, auth }, listener)?;
         wiring.spawn_consumers();
         Ok(Application {
             port,
@@ -108,11 +114,17 @@ impl Application {
     }
 }
 
+/// The state of the services this process mounts.
+struct Services {
+    tokens: AccessTokens,
+    auth: Option<web::Data<wm_auth::AuthState>>,
+}
+
 fn http_server(
     settings: &Settings,
     role: Role,
     wiring: &Wiring,
-    tokens: AccessTokens,
+    services: Services,
     listener: TcpListener,
 ) -> anyhow::Result<Server> {
     let mut registry = Registry::with_labels(
@@ -122,6 +134,7 @@ fn http_server(
     let health = Health::new(readiness_checks(wiring), registry);
     let uptime = wm_gateway::Uptime::since_now();
     let static_dir = settings.web.static_dir.clone();
+    let Services { tokens, auth } = services;
     let tokens = web::Data::new(tokens);
     let HttpSettings { max_body_bytes, shutdown_timeout_secs, .. } = settings.http;
     let server = HttpServer::new(move || {
@@ -133,8 +146,8 @@ fn http_server(
             .wrap(from_fn(metrics::record))
             .configure(json_errors(max_body_bytes))
             .configure(health.clone().configure());
-        if role.mounts(Service::Auth) {
-            app = app.configure(wm_auth::configure);
+        if let Some(auth) = &auth {
+            app = app.configure(wm_auth::configure(auth.clone()));
         }
         if role.mounts(Service::DeviceRegistry) {
             app = app.configure(wm_device_registry::configure);

@@ -120,3 +120,26 @@ pub async fn disable(db: &Db, username: &str) -> Result<User, UserError> {
         with_pool!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(username).fetch_optional(pool).await)?;
     row.ok_or_else(|| UserError::NotFound(username.to_owned()))?.try_into()
 }
+
+/// The user named `username` (any case) and their password hash, for a
+/// sign-in.
+pub async fn find_for_login(db: &Db, username: &str) -> Result<Option<(User, String)>, UserError> {
+    #[derive(sqlx::FromRow)]
+    struct WithHash {
+        #[sqlx(flatten)]
+        row: Row,
+        password_hash: String,
+    }
+    let sql = format!("SELECT {COLUMNS}, password_hash FROM users WHERE lower(username) = lower($1)");
+    let found: Option<WithHash> =
+        with_pool!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(username).fetch_optional(pool).await)?;
+    found.map(|f| Ok((User::try_from(f.row)?, f.password_hash))).transpose()
+}
+
+/// The user with this id.
+pub async fn find(db: &Db, id: &str) -> Result<Option<User>, UserError> {
+    let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
+    let row: Option<Row> =
+        with_pool!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(pool).await)?;
+    row.map(User::try_from).transpose()
+}

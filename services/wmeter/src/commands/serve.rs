@@ -4,8 +4,13 @@ use crate::{
     config::Settings,
 };
 
-/// `wmeter serve`: every service in this process.
-pub async fn embedded(settings: Settings, demo: bool) -> anyhow::Result<()> {
+/// `wmeter serve`: every service in this process. The demo serves plain
+/// HTTP on 127.0.0.1, where browsers drop `Secure` cookies, so it uses the
+/// `wmeter_rt` refresh cookie.
+pub async fn embedded(mut settings: Settings, demo: bool) -> anyhow::Result<()> {
+    if demo {
+        settings.auth.sessions.secure_cookie = false;
+    }
     let _telemetry = wm_http::telemetry::init(&settings.log, "wmeter")?;
     let app = Application::build(&settings, Role::Embedded).await?;
     println!("w-meter is running at {}", app.url());

@@ -1,6 +1,7 @@
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+use wm_auth::SessionSettings;
 use wm_http::auth::{JwtSettings, MIN_KEY_BYTES};
 
 use super::{ConfigError, Mode};
@@ -16,11 +17,17 @@ pub struct AuthSettings {
     /// Where the embedded mode keeps its generated key (mode 0600).
     pub key_file: PathBuf,
     pub jwt: JwtSettings,
+    pub sessions: SessionSettings,
 }
 
 impl Default for AuthSettings {
     fn default() -> Self {
-        Self { jwt_key: None, key_file: PathBuf::from("data/jwt.key"), jwt: JwtSettings::default() }
+        Self {
+            jwt_key: None,
+            key_file: PathBuf::from("data/jwt.key"),
+            jwt: JwtSettings::default(),
+            sessions: SessionSettings::default(),
+        }
     }
 }
 
@@ -30,6 +37,7 @@ impl std::fmt::Debug for AuthSettings {
             .field("jwt_key", &self.jwt_key.as_ref().map(|_| "***"))
             .field("key_file", &self.key_file)
             .field("jwt", &self.jwt)
+            .field("sessions", &self.sessions)
             .finish()
     }
 }

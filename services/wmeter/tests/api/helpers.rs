@@ -30,6 +30,27 @@ pub async fn spawn_app() -> TestApp {
     spawn_with(settings, Mode::Embedded, Role::Embedded, Some(db)).await
 }
 
+/// The whole application in one process once per database backend: SQLite
+/// with the embedded log, and PostgreSQL with the Kafka log when both
+/// servers are configured.
+pub async fn spawn_each(adjust: impl Fn(&mut Settings)) -> Vec<TestApp> {
+    let mut apps = Vec::new();
+    for db in TestDb::each().await {
+        let mut settings = Settings::default();
+        settings.database = db.settings().clone();
+        if db.backend() == wm_storage::Backend::Postgres {
+            let Some(brokers) = wm_test_support::servers::kafka_brokers() else { continue };
+            settings.event_log = wm_eventlog::EventLogSettings::Kafka(wm_eventlog::kafka::KafkaSettings {
+                replication_factor: 1,
+                ..wm_eventlog::kafka::KafkaSettings::with_brokers(brokers)
+            });
+        }
+        adjust(&mut settings);
+        apps.push(spawn_with(settings, Mode::Embedded, Role::Embedded, Some(db)).await);
+    }
+    apps
+}
+
 /// `role` on a free port with `settings`, serving a stand-in dashboard.
 pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Option<TestDb>) -> TestApp {
     let static_dir = tempfile::tempdir().unwrap();
@@ -69,6 +90,11 @@ impl TestApp {
     /// A request as a signed-in user with `role`.
     pub async fn get_as(&self, role: UserRole, path: &str) -> reqwest::Response {
         self.client.get(format!("{}{path}", self.url)).bearer_auth(self.token(role)).send().await.unwrap()
+    }
+
+    /// The application's database, for arranging a test's data.
+    pub fn db(&self) -> &wm_storage::Db {
+        self.db.as_ref().expect("this app has a database")
     }
 
     /// Removes the application's PostgreSQL database under it, as an outage

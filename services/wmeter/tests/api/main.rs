@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
+mod auth;
 mod distributed;
 mod helpers;
 mod operability;

@@ -1,0 +1,71 @@
+use std::time::Instant;
+
+use actix_web::{HttpRequest, HttpResponse, web};
+use chrono::Utc;
+use serde::{Deserialize, Serialize};
+use wm_http::{ApiError, auth::AccessTokens};
+
+use super::{invalid_credentials, storage_failure};
+use crate::{
+    AuthState, password,
+    storage::{sessions, users},
+};
+
+#[derive(Deserialize)]
+pub struct Credentials {
+    username: String,
+    password: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SignedIn {
+    access_token: String,
+    role: &'static str,
+    user_id: String,
+}
+
+/// `POST /api/auth/login` → `{accessToken, role, userId}` and the refresh
+/// cookie. Wrong username, wrong password and disabled user all get the
+/// same 401, in about the same time.
+#[tracing::instrument(skip_all, fields(ip))]
+pub async fn post(
+    req: HttpRequest,
+    state: web::Data<AuthState>,
+    tokens: web::Data<AccessTokens>,
+    body: web::Json<Credentials>,
+) -> Result<HttpResponse, ApiError> {
+    let Credentials { username, password } = body.into_inner();
+    let username = username.trim().to_owned();
+    let ip = req.peer_addr().map(|a| a.ip());
+    if let Err(wait) = state.limiter.check(ip, &username, Instant::now()) {
+        tracing::warn!(?ip, "login throttled");
+        return Err(ApiError::too_many_requests("Too many failed sign-ins; wait and try again", wait));
+    }
+    let found = users::find_for_login(&state.db, &username).await.map_err(|e| storage_failure(&e))?;
+    let hash = found.as_ref().map_or_else(|| state.dummy_hash.clone(), |(_, hash)| hash.clone());
+    let permit = state.hashing.clone().acquire_owned().await.map_err(|e| ApiError::internal(&e))?;
+    let matches = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        password::verify(&password, &hash)
+    })
+    .await
+    .map_err(|e| ApiError::internal(&e))?;
+    let user = match found {
+        Some((user, _)) if matches && !user.disabled => user,
+        _ => {
+            state.limiter.record_failure(ip, &username, Instant::now());
+            tracing::info!(?ip, "login refused");
+            return Err(invalid_credentials());
+        }
+    };
+    let refresh =
+        sessions::start(&state.db, &user.id, state.policy, Utc::now()).await.map_err(|e| storage_failure(&e))?;
+    let access_token = tokens.issue(&user.id, user.role).map_err(|e| ApiError::internal(&e))?;
+    tracing::info!(user = user.id, "signed in");
+    Ok(HttpResponse::Ok().cookie(state.cookie.with(&refresh.token)).json(SignedIn {
+        access_token,
+        role: user.role.as_str(),
+        user_id: user.id,
+    }))
+}

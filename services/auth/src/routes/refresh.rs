@@ -1,0 +1,60 @@
+use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
+use chrono::Utc;
+use serde::Serialize;
+use wm_http::{ApiError, auth::AccessTokens};
+
+use super::{invalid_credentials, storage_failure};
+use crate::{
+    AuthState,
+    storage::{sessions, users},
+};
+
+/// A header a cross-site form cannot send: its absence refuses the refresh.
+pub const CSRF_HEADER: &str = "x-wmeter-refresh";
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Refreshed {
+    access_token: String,
+}
+
+/// `POST /api/auth/refresh`, with the refresh cookie and the
+/// `X-WMeter-Refresh` header → `{accessToken}` and a rotated cookie.
+pub async fn post(
+    req: HttpRequest,
+    state: web::Data<AuthState>,
+    tokens: web::Data<AccessTokens>,
+) -> Result<HttpResponse, ApiError> {
+    if !req.headers().contains_key(CSRF_HEADER) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "csrf_header_required",
+            "A refresh needs the X-WMeter-Refresh request header",
+        ));
+    }
+    let Some(cookie) = req.cookie(state.cookie.name()) else {
+        return Err(invalid_credentials());
+    };
+    let rotated =
+        sessions::rotate(&state.db, cookie.value(), state.policy, Utc::now()).await.map_err(|e| storage_failure(&e))?;
+    let next = match rotated {
+        Ok(next) => next,
+        Err(rejection) => {
+            tracing::info!(?rejection, "refresh refused");
+            return Ok(refused(&state));
+        }
+    };
+    let user = users::find(&state.db, &next.user_id).await.map_err(|e| storage_failure(&e))?;
+    let Some(user) = user.filter(|u| !u.disabled) else {
+        return Ok(refused(&state));
+    };
+    let access_token = tokens.issue(&user.id, user.role).map_err(|e| ApiError::internal(&e))?;
+    Ok(HttpResponse::Ok().cookie(state.cookie.with(&next.token)).json(Refreshed { access_token }))
+}
+
+/// 401, and the browser forgets the dead token.
+fn refused(state: &AuthState) -> HttpResponse {
+    let mut response = actix_web::ResponseError::error_response(&invalid_credentials());
+    let _ = response.add_cookie(&state.cookie.cleared());
+    response
+}

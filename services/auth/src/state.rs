@@ -1,0 +1,42 @@
+use std::{sync::Arc, time::Duration};
+
+use tokio::sync::Semaphore;
+use wm_storage::Db;
+
+use crate::{
+    SessionSettings, cookie::RefreshCookie, limiter::LoginLimiter, password, storage::sessions::SessionPolicy,
+};
+
+/// What the auth routes share.
+#[derive(Debug)]
+pub struct AuthState {
+    pub db: Db,
+    pub policy: SessionPolicy,
+    pub cookie: RefreshCookie,
+    pub limiter: LoginLimiter,
+    /// Caps concurrent password hashing: each costs 19 MiB and tens of ms.
+    pub hashing: Arc<Semaphore>,
+    /// Verified when the username is unknown, so that a wrong username takes
+    /// as long as a wrong password and timing does not reveal who exists.
+    pub dummy_hash: String,
+}
+
+impl AuthState {
+    /// Builds the state; hashes the timing decoy once (CPU-bound).
+    pub async fn new(db: Db, settings: &SessionSettings) -> Result<Self, password::PasswordError> {
+        let dummy_hash = tokio::task::spawn_blocking(|| password::hash("timing-decoy-password"))
+            .await
+            .map_err(|e| password::PasswordError::Hashing(e.to_string()))??;
+        Ok(Self {
+            db,
+            policy: SessionPolicy {
+                lifetime: Duration::from_secs(settings.refresh_ttl_secs),
+                reuse_grace: Duration::from_secs(settings.reuse_grace_secs),
+            },
+            cookie: RefreshCookie { secure: settings.secure_cookie, max_age_secs: settings.refresh_ttl_secs },
+            limiter: LoginLimiter::new(settings.max_failures_per_ip, settings.max_failures_per_user),
+            hashing: Arc::new(Semaphore::new(settings.max_concurrent_hashes.max(1) as usize)),
+            dummy_hash,
+        })
+    }
+}
