@@ -37,6 +37,9 @@ pub enum EventLogError {
     TopicCreation { topic: String, code: RDKafkaErrorCode },
     #[error("{operation} timed out after {after:?}")]
     Timeout { operation: &'static str, after: Duration },
+    /// An envelope without a payload has no topic and cannot be published.
+    #[error("event {0:?} has no payload")]
+    EmptyEnvelope(String),
     /// A background task (a blocking Kafka call) panicked or was cancelled.
     #[error("event log background task failed")]
     Background(#[from] tokio::task::JoinError),

@@ -27,7 +27,9 @@ mod record;
 mod settings;
 
 pub mod embedded;
+pub mod envelopes;
 pub mod kafka;
+pub mod namespace;
 pub mod projection;
 
 pub use error::{EventLogError, Result};

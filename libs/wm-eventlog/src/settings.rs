@@ -7,6 +7,7 @@ use crate::{
     EventLog, Result,
     embedded::{EmbeddedLog, EmbeddedSettings},
     kafka::{KafkaLog, KafkaSettings},
+    namespace::Namespaced,
 };
 
 /// Which event log to run, chosen by configuration: `kind = "embedded"`
@@ -25,11 +26,14 @@ impl Default for EventLogSettings {
 }
 
 /// Opens the configured log. The embedded log lives in `db`, which must then
-/// be SQLite, and is migrated here; the Kafka log does not use `db`.
+/// be SQLite, and is migrated here; the Kafka log does not use `db`, and
+/// works in its `namespace`.
 pub async fn open(settings: &EventLogSettings, db: &Db) -> Result<Arc<dyn EventLog>> {
     match settings {
         EventLogSettings::Embedded(embedded) => Ok(Arc::new(EmbeddedLog::open(db, embedded.clone()).await?)),
-        EventLogSettings::Kafka(kafka) => Ok(Arc::new(KafkaLog::connect(kafka.clone())?)),
+        EventLogSettings::Kafka(kafka) => {
+            Ok(Namespaced::wrap(Arc::new(KafkaLog::connect(kafka.clone())?), &kafka.namespace))
+        }
     }
 }
 

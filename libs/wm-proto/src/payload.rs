@@ -38,6 +38,7 @@ impl Payload {
             Payload::UserCreated(_) => "UserCreated",
             Payload::UserDisabled(_) => "UserDisabled",
             Payload::UserRoleChanged(_) => "UserRoleChanged",
+            Payload::RefreshTokenReused(_) => "RefreshTokenReused",
             Payload::DeadLetter(_) => "DeadLetter",
         }
     }

@@ -72,7 +72,8 @@ pub fn for_payload(payload: &Payload) -> &'static str {
         | Payload::UserLoggedOut(_)
         | Payload::UserCreated(_)
         | Payload::UserDisabled(_)
-        | Payload::UserRoleChanged(_) => AUTH,
+        | Payload::UserRoleChanged(_)
+        | Payload::RefreshTokenReused(_) => AUTH,
         Payload::DeadLetter(_) => DEAD_LETTERS,
     }
 }

@@ -11,6 +11,7 @@
 //! other services' paths.
 
 pub mod accounts;
+pub mod audit;
 mod cookie;
 mod limiter;
 pub mod password;

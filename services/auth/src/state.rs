@@ -4,13 +4,15 @@ use tokio::sync::Semaphore;
 use wm_storage::Db;
 
 use crate::{
-    SessionSettings, cookie::RefreshCookie, limiter::LoginLimiter, password, storage::sessions::SessionPolicy,
+    SessionSettings, audit::Audit, cookie::RefreshCookie, limiter::LoginLimiter, password,
+    storage::sessions::SessionPolicy,
 };
 
 /// What the auth routes share.
 #[derive(Debug)]
 pub struct AuthState {
     pub db: Db,
+    pub audit: Audit,
     pub policy: SessionPolicy,
     pub cookie: RefreshCookie,
     pub limiter: LoginLimiter,
@@ -23,12 +25,13 @@ pub struct AuthState {
 
 impl AuthState {
     /// Builds the state; hashes the timing decoy once (CPU-bound).
-    pub async fn new(db: Db, settings: &SessionSettings) -> Result<Self, password::PasswordError> {
+    pub async fn new(db: Db, audit: Audit, settings: &SessionSettings) -> Result<Self, password::PasswordError> {
         let dummy_hash = tokio::task::spawn_blocking(|| password::hash("timing-decoy-password"))
             .await
             .map_err(|e| password::PasswordError::Hashing(e.to_string()))??;
         Ok(Self {
             db,
+            audit,
             policy: SessionPolicy {
                 lifetime: Duration::from_secs(settings.refresh_ttl_secs),
                 reuse_grace: Duration::from_secs(settings.reuse_grace_secs),

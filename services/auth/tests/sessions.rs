@@ -2,17 +2,23 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use chrono::{DateTime, Utc};
 use wm_auth::{
     MIGRATIONS,
+    audit::{Audit, CLI_ACTOR},
     storage::{
-        sessions::{self, Rejection, SessionPolicy},
+        sessions::{self, Family, Rejection, SessionPolicy},
         users,
     },
 };
+use wm_eventlog::{
+    EventLog,
+    embedded::{EmbeddedLog, EmbeddedSettings},
+};
 use wm_http::auth::Role;
+use wm_proto::{Envelope, Payload, topics};
 use wm_test_support::TestDb;
 
 const POLICY: SessionPolicy =
@@ -63,7 +69,8 @@ async fn reuse_after_the_grace_window_revokes_the_whole_family() {
         let first = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
         let second = sessions::rotate(&db, &first.token, POLICY, at(60)).await.unwrap().unwrap();
         let replay = sessions::rotate(&db, &first.token, POLICY, at(100)).await.unwrap();
-        assert_eq!(replay, Err(Rejection::Reused), "{:?}", db.backend());
+        let family = Family { family_id: first.family_id.clone(), user_id: user.clone() };
+        assert_eq!(replay, Err(Rejection::Reused(family)), "{:?}", db.backend());
         let after = sessions::rotate(&db, &second.token, POLICY, at(101)).await.unwrap();
         assert_eq!(after, Err(Rejection::Revoked), "the thief's successor is dead too");
     }
@@ -75,7 +82,8 @@ async fn replaying_within_the_grace_window_fails_once_the_family_moved_on() {
         let first = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
         let second = sessions::rotate(&db, &first.token, POLICY, at(1)).await.unwrap().unwrap();
         let third = sessions::rotate(&db, &second.token, POLICY, at(2)).await.unwrap().unwrap();
-        assert_eq!(sessions::rotate(&db, &first.token, POLICY, at(3)).await.unwrap(), Err(Rejection::Reused));
+        let replay = sessions::rotate(&db, &first.token, POLICY, at(3)).await.unwrap();
+        assert!(matches!(replay, Err(Rejection::Reused(f)) if f.family_id == first.family_id));
         assert_eq!(sessions::rotate(&db, &third.token, POLICY, at(4)).await.unwrap(), Err(Rejection::Revoked));
     }
 }
@@ -94,8 +102,9 @@ async fn logout_and_disabling_end_sessions() {
     for (db, user) in databases().await {
         let phone = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
         let laptop = sessions::start(&db, &user, POLICY, at(0)).await.unwrap();
-        assert!(sessions::end(&db, &phone.token, at(1)).await.unwrap());
-        assert!(!sessions::end(&db, "no-such-token", at(1)).await.unwrap());
+        let ended = sessions::end(&db, &phone.token, at(1)).await.unwrap();
+        assert_eq!(ended, Some(Family { family_id: phone.family_id.clone(), user_id: user.clone() }));
+        assert_eq!(sessions::end(&db, "no-such-token", at(1)).await.unwrap(), None);
         assert_eq!(sessions::rotate(&db, &phone.token, POLICY, at(2)).await.unwrap(), Err(Rejection::Revoked));
         assert!(sessions::rotate(&db, &laptop.token, POLICY, at(2)).await.unwrap().is_ok(), "other sessions live on");
 
@@ -121,13 +130,24 @@ async fn only_hashes_are_stored() {
 }
 
 #[tokio::test]
-async fn disabling_an_account_revokes_its_sessions() {
+async fn disabling_an_account_revokes_its_sessions_and_is_recorded() {
+    let log_db = TestDb::sqlite().await;
+    let log: Arc<dyn EventLog> = Arc::new(EmbeddedLog::open(&log_db, EmbeddedSettings::default()).await.unwrap());
+    let audit = Audit::open(log.clone()).await.unwrap();
     for (db, user) in databases().await {
         let session = sessions::start(&db, &user, POLICY, Utc::now()).await.unwrap();
-        let (disabled, revoked) = wm_auth::accounts::disable(&db, "ANN").await.unwrap();
+        let (disabled, revoked) = wm_auth::accounts::disable(&db, &audit, CLI_ACTOR, "ANN").await.unwrap();
         assert!(disabled.disabled);
         assert_eq!(revoked, 1);
         let refresh = sessions::rotate(&db, &session.token, POLICY, Utc::now()).await.unwrap();
         assert_eq!(refresh, Err(Rejection::Revoked));
+    }
+    let mut replay = log.replay(&[topics::AUTH]).await.unwrap();
+    let records = replay.poll(10, Duration::from_secs(5)).await.unwrap();
+    assert!(!records.is_empty());
+    for record in records {
+        let event = Envelope::from_bytes(&record.payload).unwrap();
+        assert_eq!(event.actor, CLI_ACTOR);
+        assert!(matches!(event.payload, Some(Payload::UserDisabled(d)) if d.user_id == event.device_id));
     }
 }

@@ -60,9 +60,10 @@ impl Application {
             .with_context(|| format!("http: cannot listen on {}", settings.http.address()))?;
         let port = listener.local_addr()?.port();
         let tokens = crate::jwt_key::access_tokens(&settings.auth)?;
-        let auth = match wiring.db() {
-            Some(db) if role.mounts(Service::Auth) => {
-                Some(web::Data::new(wm_auth::AuthState::new(db.clone(), &settings.auth.sessions).await?))
+        let auth = match (wiring.db(), wiring.event_log()) {
+            (Some(db), Some(log)) if role.mounts(Service::Auth) => {
+                let audit = wm_auth::audit::Audit::open(log.clone()).await.context("event_log: the auth topic")?;
+                Some(web::Data::new(wm_auth::AuthState::new(db.clone(), audit, &settings.auth.sessions).await?))
             }
             _ => None,
         };
@@ -75,6 +76,16 @@ impl Application {
             wiring,
             shutdown_timeout: Duration::from_secs(settings.http.shutdown_timeout_secs),
         })
+    }
+
+    /// The process's database, when it has one.
+    pub fn db(&self) -> Option<&wm_storage::Db> {
+        self.wiring.db()
+    }
+
+    /// The process's event log, when it has one.
+    pub fn event_log(&self) -> Option<&Arc<dyn wm_eventlog::EventLog>> {
+        self.wiring.event_log()
     }
 
     pub fn port(&self) -> u16 {

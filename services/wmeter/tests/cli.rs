@@ -136,6 +136,25 @@ fn wait(child: &mut std::process::Child, limit: Duration) -> Option<std::process
 }
 
 mod plain_http {
+    /// The status and the whole response (headers and body) of a JSON POST.
+    pub fn post_json(url: &str, body: &str) -> (u16, String) {
+        use std::io::{Read, Write};
+        let rest = url.strip_prefix("http://").unwrap();
+        let (host, path) = rest.split_once('/').unwrap();
+        let mut stream = std::net::TcpStream::connect(host).unwrap();
+        write!(
+            stream,
+            "POST /{path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status = response.split_whitespace().nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
+        (status, response)
+    }
+
     /// A status code from a plain HTTP/1.1 GET, without pulling a blocking
     /// HTTP client into the build.
     pub fn get_status(url: &str) -> u16 {
@@ -228,4 +247,48 @@ fn users_are_added_listed_and_disabled() {
     let (code, _, err) = user(&["disable", "nobody"], "");
     assert_eq!(code, 1);
     assert!(err.contains("no user is named 'nobody'"), "{err}");
+}
+
+#[test]
+fn the_demo_creates_users_once_and_their_password_signs_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = || {
+        let mut child = wmeter()
+            .args(["serve", "--demo"])
+            .env("WMETER_HTTP__PORT", "0")
+            .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.path().display()))
+            .env("WMETER_WEB__STATIC_DIR", dir.path())
+            .env("WMETER_AUTH__KEY_FILE", dir.path().join("jwt.key"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // The banner ends with the line about the demo network.
+        let mut banner = Vec::new();
+        for line in BufReader::new(child.stdout.take().unwrap()).lines().map_while(Result::ok) {
+            let last = line.starts_with("demo mode");
+            banner.push(line);
+            if last {
+                break;
+            }
+        }
+        (child, banner)
+    };
+    let (mut child, banner) = start();
+    let url = banner[0].strip_prefix("w-meter is running at ").expect(&banner[0]).to_owned();
+    let admin = banner.iter().find_map(|l| l.strip_prefix("demo login: admin / ")).expect("the admin password");
+    let password = admin.split_whitespace().next().unwrap();
+    assert!(banner.iter().any(|l| l.starts_with("demo login: viewer / ")), "{banner:?}");
+    let body = format!(r#"{{"username":"admin","password":"{password}"}}"#);
+    let (status, response) = plain_http::post_json(&format!("{url}/api/auth/login"), &body);
+    assert_eq!(status, 200, "{response}");
+    assert!(response.contains(r#""role":"admin""#), "{response}");
+    assert!(response.contains("Set-Cookie: wmeter_rt=") || response.contains("set-cookie: wmeter_rt="), "{response}");
+    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    wait(&mut child, Duration::from_secs(30)).expect("stops on SIGTERM");
+
+    let (mut again, banner) = start();
+    assert!(banner.iter().all(|l| !l.starts_with("demo login:")), "passwords are shown once: {banner:?}");
+    Command::new("kill").args(["-TERM", &again.id().to_string()]).status().unwrap();
+    wait(&mut again, Duration::from_secs(30)).expect("stops on SIGTERM");
 }

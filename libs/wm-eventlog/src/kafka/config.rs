@@ -15,6 +15,9 @@ pub struct KafkaSettings {
     pub brokers: String,
     /// Names this process in broker logs and quotas.
     pub client_id: String,
+    /// A prefix on every topic and consumer group (e.g. `staging.`), so
+    /// deployments can share a cluster; empty by default.
+    pub namespace: String,
     /// Partitions of the topics [`ensure_topics`](crate::EventLog::ensure_topics) creates.
     pub partitions: i32,
     /// Replicas of the topics it creates (3 in production, 1 on a test broker).
@@ -42,6 +45,7 @@ impl Default for KafkaSettings {
         Self {
             brokers: String::new(),
             client_id: "wmeter".to_owned(),
+            namespace: String::new(),
             partitions: 8,
             replication_factor: 3,
             session_timeout_ms: 10_000,
@@ -64,6 +68,9 @@ impl KafkaSettings {
         let invalid = |key, message: &str| Err(EventLogError::InvalidSettings { key, message: message.to_owned() });
         if self.brokers.trim().is_empty() {
             return invalid("event_log.brokers", "must name at least one host:port");
+        }
+        if !self.namespace.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')) {
+            return invalid("event_log.namespace", "only ASCII letters, digits, '.', '_' and '-' are allowed");
         }
         if self.partitions < 1 {
             return invalid("event_log.partitions", "must be at least 1");
@@ -170,6 +177,7 @@ impl fmt::Debug for KafkaSettings {
         f.debug_struct("KafkaSettings")
             .field("brokers", &self.brokers)
             .field("client_id", &self.client_id)
+            .field("namespace", &self.namespace)
             .field("partitions", &self.partitions)
             .field("replication_factor", &self.replication_factor)
             .field("session_timeout_ms", &self.session_timeout_ms)

@@ -14,6 +14,7 @@ mod batch;
 mod delivery;
 mod groups;
 mod headers;
+mod namespace;
 mod ordering;
 mod projection;
 mod properties;

@@ -141,14 +141,23 @@ fn notifications_and_auth() -> Vec<Payload> {
             device_name: "W-ZX98YW76VU".into(),
         }),
         Payload::NotificationsCleared(NotificationsCleared { user_id: USER.into() }),
-        Payload::UserLoggedIn(UserLoggedIn { user_id: USER.into(), username: "ada".into() }),
-        Payload::UserLoggedOut(UserLoggedOut { user_id: USER.into() }),
+        Payload::UserLoggedIn(UserLoggedIn {
+            user_id: USER.into(),
+            username: "ada".into(),
+            source_ip: "192.0.2.7".into(),
+        }),
+        Payload::UserLoggedOut(UserLoggedOut { user_id: USER.into(), source_ip: "2001:db8::7".into() }),
         Payload::UserCreated(UserCreated { user_id: USER.into(), username: "ada".into(), role: Role::Operator.into() }),
         Payload::UserDisabled(UserDisabled { user_id: USER.into() }),
         Payload::UserRoleChanged(UserRoleChanged {
             user_id: USER.into(),
             previous_role: Role::Operator.into(),
             role: Role::Admin.into(),
+        }),
+        Payload::RefreshTokenReused(RefreshTokenReused {
+            user_id: USER.into(),
+            family_id: "65f0a1b2c3d4e5f600000002".into(),
+            source_ip: "192.0.2.8".into(),
         }),
     ]
 }

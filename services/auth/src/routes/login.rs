@@ -4,10 +4,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use wm_http::{ApiError, auth::AccessTokens};
+use wm_proto::{Payload, v1::UserLoggedIn};
 
 use super::{invalid_credentials, storage_failure};
 use crate::{
-    AuthState, password,
+    AuthState, audit, password,
     storage::{sessions, users},
 };
 
@@ -63,6 +64,9 @@ pub async fn post(
         sessions::start(&state.db, &user.id, state.policy, Utc::now()).await.map_err(|e| storage_failure(&e))?;
     let access_token = tokens.issue(&user.id, user.role).map_err(|e| ApiError::internal(&e))?;
     tracing::info!(user = user.id, "signed in");
+    let event =
+        UserLoggedIn { user_id: user.id.clone(), username: user.username.clone(), source_ip: audit::source_ip(&req) };
+    state.audit.record(&user.id, &user.id, Payload::UserLoggedIn(event)).await;
     Ok(HttpResponse::Ok().cookie(state.cookie.with(&refresh.token)).json(SignedIn {
         access_token,
         role: user.role.as_str(),

@@ -1,15 +1,25 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::Utc;
 use wm_http::ApiError;
+use wm_proto::{Payload, v1::UserLoggedOut};
 
 use super::storage_failure;
-use crate::{AuthState, storage::sessions};
+use crate::{AuthState, audit, storage::sessions};
 
 /// `POST /api/auth/logout`: revokes the cookie's whole family and clears the
 /// cookie. Answers 204 even without a session, so logging out never fails.
 pub async fn post(req: HttpRequest, state: web::Data<AuthState>) -> Result<HttpResponse, ApiError> {
-    if let Some(cookie) = req.cookie(state.cookie.name()) {
-        sessions::end(&state.db, cookie.value(), Utc::now()).await.map_err(|e| storage_failure(&e))?;
+    let Some(cookie) = req.cookie(state.cookie.name()) else {
+        return Ok(signed_out(&state));
+    };
+    let ended = sessions::end(&state.db, cookie.value(), Utc::now()).await.map_err(|e| storage_failure(&e))?;
+    if let Some(family) = ended {
+        let event = UserLoggedOut { user_id: family.user_id.clone(), source_ip: audit::source_ip(&req) };
+        state.audit.record(&family.user_id, &family.user_id, Payload::UserLoggedOut(event)).await;
     }
-    Ok(HttpResponse::NoContent().cookie(state.cookie.cleared()).finish())
+    Ok(signed_out(&state))
+}
+
+fn signed_out(state: &AuthState) -> HttpResponse {
+    HttpResponse::NoContent().cookie(state.cookie.cleared()).finish()
 }

@@ -2,11 +2,15 @@ use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
 use chrono::Utc;
 use serde::Serialize;
 use wm_http::{ApiError, auth::AccessTokens};
+use wm_proto::{Payload, v1::RefreshTokenReused};
 
 use super::{invalid_credentials, storage_failure};
 use crate::{
-    AuthState,
-    storage::{sessions, users},
+    AuthState, audit,
+    storage::{
+        sessions::{self, Rejection},
+        users,
+    },
 };
 
 /// A header a cross-site form cannot send: its absence refuses the refresh.
@@ -39,6 +43,12 @@ pub async fn post(
         sessions::rotate(&state.db, cookie.value(), state.policy, Utc::now()).await.map_err(|e| storage_failure(&e))?;
     let next = match rotated {
         Ok(next) => next,
+        Err(Rejection::Reused(family)) => {
+            let source_ip = audit::source_ip(&req);
+            let event = RefreshTokenReused { user_id: family.user_id.clone(), family_id: family.family_id, source_ip };
+            state.audit.record(&family.user_id, &family.user_id, Payload::RefreshTokenReused(event)).await;
+            return Ok(refused(&state));
+        }
         Err(rejection) => {
             tracing::info!(?rejection, "refresh refused");
             return Ok(refused(&state));

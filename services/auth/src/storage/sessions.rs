@@ -5,7 +5,8 @@
 //! token again means it was stolen (or replayed), so the whole family is
 //! revoked, except within a short grace window, where a second browser tab
 //! that refreshed with the same token at the same moment also gets a
-//! successor, as long as the family has not moved on since. Tokens are random and stored only as SHA-256 hashes.
+//! successor, as long as the family has not moved on since. Tokens are
+//! random and stored only as SHA-256 hashes.
 
 use std::time::Duration;
 
@@ -48,14 +49,21 @@ impl std::fmt::Debug for IssuedToken {
 }
 
 /// Why a refresh was refused. Every case is a 401 for the client.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Rejection {
     Unknown,
     Expired,
     Revoked,
     /// A rotated token came back after the grace window: the family is now
     /// revoked, the successor included.
-    Reused,
+    Reused(Family),
+}
+
+/// One login's chain of refresh tokens, and whose it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Family {
+    pub family_id: String,
+    pub user_id: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -107,21 +115,20 @@ pub async fn rotate(
     if reused {
         revoke_family(db, &row.family_id, now).await?;
         tracing::warn!(family = row.family_id, user = row.user_id, "refresh token reused: family revoked");
-        return Ok(Err(Rejection::Reused));
+        return Ok(Err(Rejection::Reused(Family { family_id: row.family_id, user_id: row.user_id })));
     }
     issue(db, &row.family_id, &row.user_id, policy, now).await.map(Ok)
 }
 
-/// Revokes the family `token` belongs to (logout). False when the token is
-/// unknown.
-pub async fn end(db: &Db, token: &str, now: DateTime<Utc>) -> Result<bool, SessionError> {
-    let sql = "SELECT family_id FROM refresh_tokens WHERE token_hash = $1";
-    let family: Option<String> =
-        with_pool!(db, pool => sqlx::query_scalar(sql).bind(digest(token)).fetch_optional(pool).await)?;
-    match family {
-        Some(family) => revoke_family(db, &family, now).await.map(|()| true),
-        None => Ok(false),
-    }
+/// Revokes the family `token` belongs to (logout) and returns it; `None`
+/// when the token is unknown.
+pub async fn end(db: &Db, token: &str, now: DateTime<Utc>) -> Result<Option<Family>, SessionError> {
+    let sql = "SELECT family_id, user_id FROM refresh_tokens WHERE token_hash = $1";
+    let family: Option<(String, String)> =
+        with_pool!(db, pool => sqlx::query_as(sql).bind(digest(token)).fetch_optional(pool).await)?;
+    let Some((family_id, user_id)) = family else { return Ok(None) };
+    revoke_family(db, &family_id, now).await?;
+    Ok(Some(Family { family_id, user_id }))
 }
 
 /// Revokes every session of a user (the user was disabled). Returns how

@@ -15,6 +15,7 @@ pub async fn embedded(mut settings: Settings, demo: bool) -> anyhow::Result<()> 
     let app = Application::build(&settings, Role::Embedded).await?;
     println!("w-meter is running at {}", app.url());
     if demo {
+        print_demo_users(&app).await?;
         println!("demo mode: the demo network and the gateway simulator start once the registry and ingest exist");
     }
     app.run_until_stopped().await
@@ -26,4 +27,18 @@ pub async fn service(settings: Settings, service: Service) -> anyhow::Result<()>
     let app = Application::build(&settings, Role::Service(service)).await?;
     tracing::info!(service = service.name(), url = %app.url(), "listening");
     app.run_until_stopped().await
+}
+
+/// Creates the demo users on the first run and shows their passwords once.
+async fn print_demo_users(app: &Application) -> anyhow::Result<()> {
+    let (Some(db), Some(log)) = (app.db(), app.event_log()) else { return Ok(()) };
+    let audit = wm_auth::audit::Audit::open(log.clone()).await?;
+    let created = wm_auth::accounts::ensure_demo_users(db, &audit).await?;
+    if created.is_empty() {
+        println!("sign in with the users created on the first run (wmeter user list)");
+    }
+    for (username, password) in created {
+        println!("demo login: {username} / {password}   (shown once; keep it)");
+    }
+    Ok(())
 }

@@ -1,32 +1,42 @@
 use std::io::{BufRead, IsTerminal};
 
 use anyhow::{Context, bail};
-use wm_auth::storage::users;
+use wm_auth::{
+    accounts,
+    audit::{Audit, CLI_ACTOR},
+    storage::users,
+};
 use wm_storage::Db;
 
-use crate::{cli::UserCommand, config::Settings};
+use crate::{
+    app::Role,
+    cli::{Service, UserCommand},
+    config::Settings,
+    wiring,
+};
 
-/// `wmeter user add|list|disable`, straight on the auth service's database.
+/// `wmeter user add|list|disable`, straight on the auth service's database;
+/// changes are recorded on the event log with the actor `cli`.
 pub async fn run(settings: Settings, command: UserCommand) -> anyhow::Result<()> {
-    let db = Db::connect(&settings.database).await.context("database")?;
-    db.migrate(&wm_auth::MIGRATIONS).await.context("migrating auth")?;
+    let wiring = wiring::connect(&settings, Role::Service(Service::Auth)).await?;
+    let (Some(db), Some(log)) = (wiring.db(), wiring.event_log()) else { bail!("the auth service has no database") };
+    let audit = Audit::open(log.clone()).await.context("event_log: the auth topic")?;
     let result = match command {
-        UserCommand::Add { username, role } => add(&db, &username, &role).await,
-        UserCommand::List => list(&db).await,
-        UserCommand::Disable { username } => {
-            let (user, sessions) = wm_auth::accounts::disable(&db, &username).await?;
-            println!("disabled {}; {sessions} sessions revoked", user.username);
-            Ok(())
-        }
+        UserCommand::Add { username, role } => add(db, &audit, &username, &role).await,
+        UserCommand::List => list(db).await,
+        UserCommand::Disable { username } => accounts::disable(db, &audit, CLI_ACTOR, &username)
+            .await
+            .map_err(anyhow::Error::from)
+            .map(|(user, sessions)| println!("disabled {}; {sessions} sessions revoked", user.username)),
     };
-    db.close().await;
+    wiring.shutdown().await;
     result
 }
 
-async fn add(db: &Db, username: &str, role: &str) -> anyhow::Result<()> {
+async fn add(db: &Db, audit: &Audit, username: &str, role: &str) -> anyhow::Result<()> {
     let role = role.parse().map_err(anyhow::Error::msg)?;
     let password = read_password(username)?;
-    let user = users::create(db, username, &password, role).await?;
+    let user = accounts::create(db, audit, CLI_ACTOR, username, &password, role).await?;
     println!("created {} ({}) with id {}", user.username, user.role, user.id);
     Ok(())
 }

@@ -4,6 +4,7 @@ use reqwest::{Response, StatusCode};
 use serde_json::{Value, json};
 use wm_auth::storage::users;
 use wm_http::auth::Role;
+use wm_proto::{Payload, topics};
 
 use crate::helpers::{TestApp, spawn_each};
 
@@ -78,6 +79,22 @@ async fn login_refresh_logout_then_the_session_is_dead() {
         assert_eq!(out.status(), 204);
         assert!(set_cookie(&out).1.contains("Max-Age=0"), "logout clears the cookie");
         assert_eq!(refresh(&app, &rotated).await.status(), 401);
+
+        let user_id = body["userId"].as_str().unwrap();
+        let events = app.events(topics::AUTH).await;
+        let seen: Vec<_> = events
+            .iter()
+            .map(|e| match e.payload.as_ref().unwrap() {
+                Payload::UserLoggedIn(p) => ("in", p.user_id.as_str(), p.source_ip.as_str()),
+                Payload::UserLoggedOut(p) => ("out", p.user_id.as_str(), p.source_ip.as_str()),
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        assert_eq!(seen, [("in", user_id, "127.0.0.1"), ("out", user_id, "127.0.0.1")]);
+        for event in &events {
+            assert_eq!((event.actor.as_str(), event.device_id.as_str()), (user_id, user_id));
+            assert!(event.occurred_at_utc().is_some());
+        }
     }
 }
 
@@ -90,6 +107,19 @@ async fn replaying_a_rotated_refresh_token_kills_the_family() {
         let replay = refresh(&app, &first).await;
         assert_eq!(replay.status(), 401);
         assert_eq!(refresh(&app, &third).await.status(), 401, "the newest token died with its family");
+
+        let reuses: Vec<_> = app
+            .events(topics::AUTH)
+            .await
+            .into_iter()
+            .filter_map(|e| match e.payload {
+                Some(Payload::RefreshTokenReused(p)) => Some(p),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(reuses.len(), 1, "one reuse, recorded once");
+        assert_eq!(reuses[0].source_ip, "127.0.0.1");
+        assert_eq!(reuses[0].family_id.len(), 24);
     }
 }
 
@@ -116,7 +146,7 @@ async fn refresh_needs_the_custom_header_and_a_cookie() {
 async fn failures_look_alike_whoever_the_user_is() {
     for app in apps().await {
         users::create(app.db(), "gone", PASSWORD, Role::Viewer).await.unwrap();
-        wm_auth::accounts::disable(app.db(), "gone").await.unwrap();
+        users::disable(app.db(), "gone").await.unwrap();
         let expected = json!({"code": "invalid_credentials", "message": "Invalid credentials"});
         for (username, password) in [("ann", "wrong-password"), ("nobody", PASSWORD), ("gone", PASSWORD)] {
             let response = login(&app, username, password).await;

@@ -1,7 +1,9 @@
-use std::path::Path;
+use std::{path::Path, sync::Arc, time::Duration};
 
 use tokio::sync::oneshot;
+use wm_eventlog::EventLog;
 use wm_http::auth::{AccessTokens, Role as UserRole};
+use wm_proto::Envelope;
 use wm_test_support::TestDb;
 use wmeter::{
     Application, Role,
@@ -9,7 +11,7 @@ use wmeter::{
 };
 
 /// The access-token key of every test app.
-const JWT_KEY: &str = "test-key-test-key-test-key-test-key";
+pub const JWT_KEY: &str = "test-key-test-key-test-key-test-key";
 
 /// A running application and what it needs to stay alive.
 pub struct TestApp {
@@ -19,6 +21,7 @@ pub struct TestApp {
     running: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     _static_dir: tempfile::TempDir,
     db: Option<TestDb>,
+    log: Option<Arc<dyn EventLog>>,
 }
 
 /// The embedded application on a free port, with its own SQLite database
@@ -42,6 +45,9 @@ pub async fn spawn_each(adjust: impl Fn(&mut Settings)) -> Vec<TestApp> {
             let Some(brokers) = wm_test_support::servers::kafka_brokers() else { continue };
             settings.event_log = wm_eventlog::EventLogSettings::Kafka(wm_eventlog::kafka::KafkaSettings {
                 replication_factor: 1,
+                partitions: 2,
+                // Tests share the broker: each app reads and writes only its own topics and groups.
+                namespace: format!("t{}.", uuid::Uuid::now_v7().simple()),
                 ..wm_eventlog::kafka::KafkaSettings::with_brokers(brokers)
             });
         }
@@ -62,6 +68,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     settings.validate(mode).unwrap();
     let app = Application::build(&settings, role).await.unwrap();
     let url = app.url();
+    let log = app.event_log().cloned();
     let (stop, stopped) = oneshot::channel();
     let running = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -73,6 +80,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
         running: Some(running),
         _static_dir: static_dir,
         db,
+        log,
     }
 }
 
@@ -95,6 +103,19 @@ impl TestApp {
     /// The application's database, for arranging a test's data.
     pub fn db(&self) -> &wm_storage::Db {
         self.db.as_ref().expect("this app has a database")
+    }
+
+    /// Every event on `topic` so far, in log order within each partition.
+    pub async fn events(&self, topic: &str) -> Vec<Envelope> {
+        let log = self.log.as_ref().expect("this app has an event log");
+        let mut replay = log.replay(&[topic]).await.unwrap();
+        let mut events = Vec::new();
+        while !replay.caught_up() {
+            for record in replay.poll(500, Duration::from_secs(5)).await.unwrap() {
+                events.push(Envelope::from_bytes(&record.payload).unwrap());
+            }
+        }
+        events
     }
 
     /// Removes the application's PostgreSQL database under it, as an outage

@@ -7,3 +7,4 @@ mod distributed;
 mod helpers;
 mod operability;
 mod spa;
+mod tokens;
