@@ -26,10 +26,12 @@ mod partitioner;
 mod record;
 mod settings;
 
+pub mod checkpoint;
 pub mod embedded;
 pub mod envelopes;
 pub mod kafka;
 pub mod namespace;
+pub mod outbox;
 pub mod projection;
 
 pub use error::{EventLogError, Result};

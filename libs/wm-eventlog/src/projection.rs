@@ -41,6 +41,13 @@ pub trait Projection: Send + Sync + Debug {
 
     /// Empties the projection's tables before a rebuild.
     async fn reset(&self) -> Result<(), ApplyError>;
+
+    /// Whether it consumes the log while the service runs. A projection of
+    /// a service's own events, whose commands already wrote the tables,
+    /// runs only to rebuild them.
+    fn live(&self) -> bool {
+        true
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

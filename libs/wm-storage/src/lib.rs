@@ -13,8 +13,10 @@ mod db;
 mod error;
 mod migrate;
 mod settings;
+mod tx;
 
 pub use db::{Backend, Db};
 pub use error::{StorageError, is_unavailable};
 pub use migrate::{Migration, Migrations};
 pub use settings::{DatabaseSettings, redact};
+pub use tx::Tx;

@@ -1,16 +1,82 @@
 //! Device-registry service: gateways and water meters.
 //!
-//! Owns /api/proxy/gateways*, /api/proxy/wmeters*, counts, search and fieldcheck (issue 4).
+//! Owns `/api/proxy/gateways*`, `/api/proxy/wmeters*`, counts, search and
+//! fieldcheck (issue 4). Operators' commands are decided by the aggregates
+//! in [`domain`], saved with their events staged in the outbox in one
+//! transaction ([`commands`]); the relay publishes them on
+//! `wmeter.registry.v1`. Device state (last seen, totals, critical, down)
+//! comes from the telemetry and shutdown events ([`projections`]).
+//!
 //! In the embedded mode `wmeter serve` mounts [`configure`] into the one
-//! `App`; in the distributed mode `wmeter run device-registry` serves it alone.
-//! Routes are registered as resources, never as scopes, because services
-//! share the `/api/proxy` prefix and an actix scope would swallow the
-//! other services' paths.
+//! `App`; in the distributed mode `wmeter run device-registry` serves it
+//! alone. Routes are registered as resources, never as scopes, because
+//! services share the `/api/proxy` prefix and an actix scope would swallow
+//! the other services' paths.
+
+pub mod commands;
+pub mod domain;
+mod error;
+pub mod json;
+mod messages;
+pub mod projections;
+mod routes;
+pub mod search;
+mod settings;
+mod state;
+pub mod storage;
+
+use std::sync::Arc;
 
 use actix_web::web;
+use wm_domain::Clock;
+use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
+use wm_storage::{Db, Migration, Migrations};
 
-/// The service's name, as given to `wmeter run`.
+pub use error::RegistryError;
+pub use settings::DeviceSettings;
+pub use state::RegistryState;
+
+/// The service's name, as given to `wmeter run`; also its outbox source.
 pub const NAME: &str = "device-registry";
 
-/// Mounts this service's routes.
-pub fn configure(_cfg: &mut web::ServiceConfig) {}
+/// The registry's tables. It also needs the outbox and the checkpoints
+/// ([`wm_eventlog::outbox::MIGRATIONS`], [`wm_eventlog::checkpoint::MIGRATIONS`]).
+pub const MIGRATIONS: Migrations = Migrations {
+    component: "device-registry",
+    sqlite: &[Migration { version: 1, name: "devices", sql: include_str!("../migrations/sqlite/0001_devices.sql") }],
+    postgres: &[Migration {
+        version: 1,
+        name: "devices",
+        sql: include_str!("../migrations/postgres/0001_devices.sql"),
+    }],
+};
+
+/// The service's state and the relay that publishes its events; spawn
+/// [`Relay::run`] beside the server.
+pub fn build(
+    db: Db,
+    log: Arc<dyn EventLog>,
+    clock: Arc<dyn Clock>,
+    settings: DeviceSettings,
+) -> (web::Data<RegistryState>, Relay) {
+    let relay = Relay::new(db.clone(), log, NAME);
+    let commands = commands::Commands { db, relay: relay.clone(), clock };
+    (web::Data::new(RegistryState { commands, settings }), relay)
+}
+
+/// The registry's projections, in rebuild order: its own events first,
+/// then the device state that refers to them.
+pub fn projections(db: &Db) -> Vec<Arc<dyn Projection>> {
+    vec![
+        Arc::new(projections::devices::DevicesProjection { db: db.clone() }),
+        Arc::new(projections::state::StateProjection { db: db.clone() }),
+    ]
+}
+
+/// Mounts this service's routes with its state.
+pub fn configure(state: web::Data<RegistryState>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(state);
+        routes::configure(cfg);
+    }
+}

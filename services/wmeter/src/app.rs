@@ -14,6 +14,8 @@ use wm_http::{
     metrics::{self, HttpMetrics},
 };
 
+use wm_domain::{Clock, SystemClock};
+
 use crate::{
     cli::Service,
     config::Settings,
@@ -55,6 +57,16 @@ impl Application {
     /// Opens the database and the event log, applies migrations, and binds
     /// the listener (port 0 picks a free port, for tests).
     pub async fn build(settings: &Settings, role: Role) -> anyhow::Result<Application> {
+        Self::build_with_clock(settings, role, Arc::new(SystemClock)).await
+    }
+
+    /// [`build`](Self::build), with the time taken from `clock` (tests move
+    /// it instead of waiting).
+    pub async fn build_with_clock(
+        settings: &Settings,
+        role: Role,
+        clock: Arc<dyn Clock>,
+    ) -> anyhow::Result<Application> {
         let mut wiring = wiring::connect(settings, role).await?;
         let listener = TcpListener::bind(settings.http.address())
             .with_context(|| format!("http: cannot listen on {}", settings.http.address()))?;
@@ -67,7 +79,18 @@ impl Application {
             }
             _ => None,
         };
-        let server = http_server(settings, role, &wiring, Services { tokens, auth }, listener)?;
+        let registry = match (wiring.db(), wiring.event_log()) {
+            (Some(db), Some(log)) if role.mounts(Service::DeviceRegistry) => {
+                log.ensure_topics(&[wm_proto::topics::REGISTRY]).await.context("event_log: the registry topic")?;
+                Some(wm_device_registry::build(db.clone(), log.clone(), clock, settings.devices.clone()))
+            }
+            _ => None,
+        };
+        let (registry, relay) = registry.unzip();
+        let server = http_server(settings, role, &wiring, Services { tokens, auth, registry }, listener)?;
+        if let Some(relay) = relay {
+            wiring.spawn(|stop| relay.run(stop));
+        }
         wiring.spawn_consumers();
         Ok(Application {
             port,
@@ -129,6 +152,7 @@ impl Application {
 struct Services {
     tokens: AccessTokens,
     auth: Option<web::Data<wm_auth::AuthState>>,
+    registry: Option<web::Data<wm_device_registry::RegistryState>>,
 }
 
 fn http_server(
@@ -145,7 +169,7 @@ fn http_server(
     let health = Health::new(readiness_checks(wiring), registry);
     let uptime = wm_gateway::Uptime::since_now();
     let static_dir = settings.web.static_dir.clone();
-    let Services { tokens, auth } = services;
+    let Services { tokens, auth, registry } = services;
     let tokens = web::Data::new(tokens);
     let HttpSettings { max_body_bytes, shutdown_timeout_secs, .. } = settings.http;
     let server = HttpServer::new(move || {
@@ -160,11 +184,13 @@ fn http_server(
         if let Some(auth) = &auth {
             app = app.configure(wm_auth::configure(auth.clone()));
         }
-        if role.mounts(Service::DeviceRegistry) {
-            app = app.configure(wm_device_registry::configure);
-        }
+        // Telemetry before the registry: the registry's `gateways/{id}`
+        // would otherwise claim `gateways/gateway-activity`.
         if role.mounts(Service::TelemetryIngest) {
             app = app.configure(wm_telemetry_ingest::configure);
+        }
+        if let Some(registry) = &registry {
+            app = app.configure(wm_device_registry::configure(registry.clone()));
         }
         if role.mounts(Service::Notification) {
             app = app.configure(wm_notification::configure);

@@ -45,11 +45,20 @@ impl Wiring {
         &self.projections
     }
 
-    /// Starts a consumer for every projection; they run until shutdown.
+    /// Runs `task` in the background until shutdown, when its token is
+    /// cancelled and it is awaited.
+    pub fn spawn<F>(&mut self, task: impl FnOnce(CancellationToken) -> F)
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        self.consumers.spawn(task(self.stop.clone()));
+    }
+
+    /// Starts a consumer for every live projection; they run until shutdown.
     pub fn spawn_consumers(&mut self) {
         let Some(log) = self.event_log.clone() else { return };
-        for p in self.projections.clone() {
-            let (log, stop) = (log.clone(), self.stop.clone());
+        for p in self.projections.iter().filter(|p| p.live()) {
+            let (log, stop, p) = (log.clone(), self.stop.clone(), p.clone());
             self.consumers.spawn(async move {
                 projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), stop).await;
             });
@@ -78,7 +87,11 @@ pub async fn connect(settings: &Settings, role: Role) -> anyhow::Result<Wiring> 
         db.migrate(migrations).await.with_context(|| format!("migrating {}", migrations.component))?;
     }
     let event_log = wm_eventlog::open(&settings.event_log, &db).await.context("event_log")?;
-    Ok(Wiring::new(Some(db), Some(event_log)))
+    let mut wiring = Wiring::new(Some(db.clone()), Some(event_log));
+    if role.mounts(Service::DeviceRegistry) {
+        wiring.projections.extend(wm_device_registry::projections(&db));
+    }
+    Ok(wiring)
 }
 
 /// The migrations of every component `role` runs; services add theirs here
@@ -91,6 +104,13 @@ pub fn migrations(role: Role, settings: &Settings) -> Vec<&'static Migrations> {
     }
     if role.mounts(Service::Auth) {
         all.push(&wm_auth::MIGRATIONS);
+    }
+    if role.mounts(Service::DeviceRegistry) {
+        all.extend([
+            &wm_eventlog::outbox::MIGRATIONS,
+            &wm_eventlog::checkpoint::MIGRATIONS,
+            &wm_device_registry::MIGRATIONS,
+        ]);
     }
     all
 }

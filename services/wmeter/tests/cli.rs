@@ -181,7 +181,11 @@ fn migrate_creates_the_schema_and_is_idempotent() {
             .output()
             .unwrap();
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-        assert_eq!(String::from_utf8_lossy(&output.stdout), "eventlog: up to date\nauth: up to date\n");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            "eventlog: up to date\nauth: up to date\noutbox: up to date\ncheckpoints: up to date\n\
+             device-registry: up to date\n"
+        );
     }
     assert!(db.is_file());
 }
@@ -195,7 +199,10 @@ fn replay_runs_against_the_configured_log() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert_eq!(String::from_utf8_lossy(&output.stdout), "no projections to rebuild\n");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "device-registry.devices: rebuilt from 0 events\ndevice-registry.state: rebuilt from 0 events\n"
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod load;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+use wm_device_registry::DeviceSettings;
 use wm_eventlog::{EventLogError, EventLogSettings, kafka::KafkaSettings};
 use wm_http::{HttpSettings, telemetry::LogSettings};
 use wm_storage::{Backend, DatabaseSettings};
@@ -28,6 +29,7 @@ pub struct Settings {
     pub log: LogSettings,
     pub web: WebSettings,
     pub auth: AuthSettings,
+    pub devices: DeviceSettings,
 }
 
 /// The `web` section.
@@ -62,6 +64,7 @@ impl Settings {
         let backend = self.database.backend().map_err(ConfigError::from_storage)?;
         self.database.validate().map_err(ConfigError::from_storage)?;
         self.validate_event_log(mode, backend)?;
+        self.devices.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.auth.validate(mode)
     }
 

@@ -137,3 +137,11 @@ fn env_sections_are_the_settings_sections() {
     sections.sort();
     assert_eq!(keys, sections);
 }
+
+#[test]
+fn device_windows_are_checked() {
+    let settings = load_toml("[devices]\nmeter_lost_after_secs = 3600\n", Mode::Embedded).unwrap();
+    assert_eq!(settings.devices.meter_lost_after_secs, 3600);
+    let err = message(load_toml("[devices]\ngateway_lost_after_secs = 0\n", Mode::Embedded));
+    assert!(err.starts_with("invalid configuration: devices.gateway_lost_after_secs: 0 is out of range"), "{err}");
+}

@@ -1,6 +1,10 @@
 use std::{path::Path, sync::Arc, time::Duration};
 
+use chrono::Utc;
+use reqwest::Method;
+use serde_json::Value;
 use tokio::sync::oneshot;
+use wm_domain::ManualClock;
 use wm_eventlog::EventLog;
 use wm_http::auth::{AccessTokens, Role as UserRole};
 use wm_proto::Envelope;
@@ -22,6 +26,8 @@ pub struct TestApp {
     _static_dir: tempfile::TempDir,
     db: Option<TestDb>,
     log: Option<Arc<dyn EventLog>>,
+    /// The application's time: it stands still until a test moves it.
+    pub clock: Arc<ManualClock>,
 }
 
 /// The embedded application on a free port, with its own SQLite database
@@ -66,7 +72,8 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     settings.web.static_dir = static_dir.path().to_path_buf();
     settings.auth.jwt_key = Some(JWT_KEY.to_owned());
     settings.validate(mode).unwrap();
-    let app = Application::build(&settings, role).await.unwrap();
+    let clock = Arc::new(ManualClock::new(Utc::now()));
+    let app = Application::build_with_clock(&settings, role, clock.clone()).await.unwrap();
     let url = app.url();
     let log = app.event_log().cloned();
     let (stop, stopped) = oneshot::channel();
@@ -81,6 +88,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
         _static_dir: static_dir,
         db,
         log,
+        clock,
     }
 }
 
@@ -98,6 +106,36 @@ impl TestApp {
     /// A request as a signed-in user with `role`.
     pub async fn get_as(&self, role: UserRole, path: &str) -> reqwest::Response {
         self.client.get(format!("{}{path}", self.url)).bearer_auth(self.token(role)).send().await.unwrap()
+    }
+
+    /// A request as a signed-in user with `role`, with an optional JSON body.
+    pub async fn send_as(&self, role: UserRole, method: Method, path: &str, body: Option<Value>) -> reqwest::Response {
+        let mut request = self.client.request(method, format!("{}{path}", self.url)).bearer_auth(self.token(role));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        request.send().await.unwrap()
+    }
+
+    /// The JSON body of a GET as an operator, asserting the status.
+    pub async fn json(&self, path: &str, status: u16) -> Value {
+        let response = self.get_as(UserRole::Operator, path).await;
+        assert_eq!(response.status(), status, "GET {path}");
+        response.json().await.unwrap()
+    }
+
+    /// The application's event log.
+    pub fn event_log(&self) -> Arc<dyn EventLog> {
+        self.log.clone().expect("this app has an event log")
+    }
+
+    /// Appends events to the application's log, as another service would.
+    pub async fn publish(&self, envelopes: &[Envelope]) {
+        let log = self.log.as_ref().expect("this app has an event log");
+        for topic in envelopes.iter().filter_map(Envelope::topic) {
+            log.ensure_topics(&[topic]).await.unwrap();
+        }
+        wm_eventlog::envelopes::publish(log.as_ref(), envelopes).await.unwrap();
     }
 
     /// The application's database, for arranging a test's data.
@@ -140,4 +178,17 @@ fn write(dir: &Path, name: &str, content: &str) {
     let path = dir.join(name);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, content).unwrap();
+}
+
+/// Retries `check` until it returns `Some`, failing after 30 s: for what
+/// the application does in the background (projections, the relay).
+pub async fn eventually<T, F: Future<Output = Option<T>>>(what: &str, mut check: impl FnMut() -> F) -> T {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{what}: not within 30 s");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

@@ -6,5 +6,6 @@ mod auth;
 mod distributed;
 mod helpers;
 mod operability;
+mod registry;
 mod spa;
 mod tokens;

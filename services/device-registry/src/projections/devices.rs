@@ -1,0 +1,63 @@
+//! The registry's own events back into the gateways and meters tables:
+//! the rebuild behind `wmeter replay`. While the service runs, its commands
+//! write the tables in the transaction that stages the events, so this
+//! projection does not consume live.
+
+use async_trait::async_trait;
+use wm_eventlog::{
+    Record,
+    projection::{ApplyError, Effects, Projection},
+};
+use wm_proto::topics;
+use wm_storage::{Db, with_tx};
+
+use super::decode;
+use crate::storage::devices;
+
+#[derive(Clone, Debug)]
+pub struct DevicesProjection {
+    pub db: Db,
+}
+
+#[async_trait]
+impl Projection for DevicesProjection {
+    fn name(&self) -> &'static str {
+        "device-registry.devices"
+    }
+
+    fn topics(&self) -> &'static [&'static str] {
+        &[topics::REGISTRY]
+    }
+
+    fn live(&self) -> bool {
+        false
+    }
+
+    async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
+        let mut tx = self.db.begin_write().await?;
+        for envelope in records.iter().filter_map(decode) {
+            if let Some(event) = &envelope.payload {
+                devices::persist(&mut tx, event).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn reset(&self) -> Result<(), ApplyError> {
+        let mut tx = self.db.begin_write().await?;
+        for sql in [
+            "DELETE FROM gateways",
+            "DELETE FROM meters",
+            "DELETE FROM device_identifiers",
+            "DELETE FROM meter_alerts",
+            "DELETE FROM gateway_peripherals",
+            "UPDATE registry_counters SET value = 0",
+            "UPDATE registry_clock SET last_micros = 0",
+        ] {
+            with_tx!(&mut tx, conn => sqlx::query(sql).execute(&mut **conn).await.map(|r| r.rows_affected()))?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,95 @@
+//! Query parameters and path segments, parsed once with clear errors.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Deserialize;
+use wm_domain::DeviceId;
+
+use crate::{error::RegistryError, storage::lists::Page};
+
+/// Page size when `max` is absent (spec §9).
+pub const DEFAULT_MAX: i64 = 20;
+/// The largest page (DESIGN §6).
+pub const MAX_MAX: i64 = 500;
+
+/// `max`, `start` and `reverse`, as sent; unknown parameters are ignored.
+#[derive(Debug, Default, Deserialize)]
+pub struct ListQuery {
+    max: Option<String>,
+    start: Option<String>,
+    reverse: Option<String>,
+}
+
+impl ListQuery {
+    pub fn page(&self) -> Result<Page, RegistryError> {
+        let max = match self.max.as_deref() {
+            None => DEFAULT_MAX,
+            Some(max) => max.parse().ok().filter(|m| (1..=MAX_MAX).contains(m)).ok_or_else(|| {
+                RegistryError::BadRequest(format!("max must be a whole number from 1 to {MAX_MAX}, not {max:?}"))
+            })?,
+        };
+        let start = self.start.as_deref().map(start).transpose()?.map(|at| at.timestamp_micros());
+        let reverse = match self.reverse.as_deref() {
+            None => false,
+            Some("true") => true,
+            Some("false") => false,
+            Some(other) => {
+                return Err(RegistryError::BadRequest(format!("reverse must be true or false, not {other:?}")));
+            }
+        };
+        Ok(Page { max, start, reverse })
+    }
+}
+
+/// An ISO 8601 date (midnight UTC) or date-time with an offset.
+pub fn start(s: &str) -> Result<DateTime<Utc>, RegistryError> {
+    if let Ok(at) = DateTime::parse_from_rfc3339(s) {
+        return Ok(at.with_timezone(&Utc));
+    }
+    NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|at| at.and_utc())
+        .ok_or_else(|| {
+            RegistryError::BadRequest(format!(
+                "start must be an ISO 8601 date (2025-01-31) or date-time (2025-01-31T23:59:59.999Z), not {s:?}"
+            ))
+        })
+}
+
+/// A device id from the path.
+pub fn device_id(s: &str) -> Result<DeviceId, RegistryError> {
+    DeviceId::parse(s).map_err(|e| RegistryError::BadRequest(format!("{e}: {s:?}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(max: Option<&str>, start: Option<&str>, reverse: Option<&str>) -> ListQuery {
+        ListQuery { max: max.map(Into::into), start: start.map(Into::into), reverse: reverse.map(Into::into) }
+    }
+
+    #[test]
+    fn defaults_are_twenty_newest_first() {
+        assert_eq!(query(None, None, None).page().unwrap(), Page { max: 20, start: None, reverse: false });
+    }
+
+    #[test]
+    fn dates_and_date_times_are_accepted() {
+        let day = query(None, Some("2025-01-31"), Some("true")).page().unwrap();
+        assert_eq!(day.start, Some(1_738_281_600_000_000));
+        let end_of_day = query(None, Some("2025-01-31T23:59:59.999999Z"), None).page().unwrap();
+        assert_eq!(end_of_day.start, Some(1_738_367_999_999_999));
+        let offset = query(None, Some("2025-01-31T01:00:00+01:00"), None).page().unwrap();
+        assert_eq!(offset.start, Some(1_738_281_600_000_000));
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        for bad in [query(Some("100000"), None, None), query(Some("0"), None, None), query(Some("x"), None, None)] {
+            assert!(matches!(bad.page(), Err(RegistryError::BadRequest(m)) if m.starts_with("max")));
+        }
+        assert!(query(None, Some("31/01/2025"), None).page().is_err());
+        assert!(query(None, None, Some("yes")).page().is_err());
+    }
+}

@@ -1,0 +1,72 @@
+//! Identifiers unique across every device of both kinds: `serialNumber`,
+//! `imei`, `phoneNumber`, `bleAddress` and `macAddress`, each stored in its
+//! canonical form. The table's primary key is the guarantee; the checks
+//! here only make the error nicer.
+
+use wm_storage::{Db, Tx, with_pool, with_tx};
+
+use super::StorageError;
+
+/// `(field, canonical value)` pairs of one device.
+pub type Identifiers = Vec<(&'static str, String)>;
+
+/// Whether `value` is taken for `field`.
+pub async fn exists(db: &Db, field: &str, value: &str) -> Result<bool, StorageError> {
+    let sql = "SELECT COUNT(*) FROM device_identifiers WHERE field = $1 AND value = $2";
+    let n: i64 = with_pool!(db, pool => sqlx::query_scalar(sql).bind(field).bind(value).fetch_one(pool).await)?;
+    Ok(n > 0)
+}
+
+/// The fields of `wanted` whose values another device holds.
+pub async fn taken(tx: &mut Tx, device_id: &str, wanted: &Identifiers) -> Result<Vec<&'static str>, StorageError> {
+    let sql = "SELECT device_id FROM device_identifiers WHERE field = $1 AND value = $2";
+    let mut out = Vec::new();
+    for (field, value) in wanted {
+        let owner: Option<String> = with_tx!(tx, conn =>
+            sqlx::query_scalar(sql).bind(*field).bind(value).fetch_optional(&mut **conn).await)?;
+        if owner.is_some_and(|owner| owner != device_id) {
+            out.push(*field);
+        }
+    }
+    Ok(out)
+}
+
+/// Moves `device_id`'s identifiers from `before` to `after`: released ones
+/// are deleted, new ones claimed. A claim another device holds fails with
+/// [`StorageError::Taken`], and the transaction must be dropped.
+pub async fn replace(
+    tx: &mut Tx,
+    device_id: &str,
+    before: &Option<Identifiers>,
+    after: &Option<Identifiers>,
+) -> Result<(), StorageError> {
+    let (before, after) = (before.as_deref().unwrap_or_default(), after.as_deref().unwrap_or_default());
+    for (field, value) in before.iter().filter(|pair| !after.contains(pair)) {
+        let sql = "DELETE FROM device_identifiers WHERE field = $1 AND value = $2 AND device_id = $3";
+        with_tx!(tx, conn => sqlx::query(sql)
+            .bind(*field)
+            .bind(value)
+            .bind(device_id)
+            .execute(&mut **conn)
+            .await
+            .map(|r| r.rows_affected()))?;
+    }
+    for (field, value) in after.iter().filter(|pair| !before.contains(pair)) {
+        let sql = "INSERT INTO device_identifiers (field, value, device_id) VALUES ($1, $2, $3)";
+        let inserted = with_tx!(tx, conn => sqlx::query(sql)
+            .bind(*field)
+            .bind(value)
+            .bind(device_id)
+            .execute(&mut **conn)
+            .await
+            .map(|r| r.rows_affected()));
+        match inserted {
+            Ok(_) => {}
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(StorageError::Taken { field, value: value.clone() });
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
