@@ -100,16 +100,7 @@ fn config_print_shows_effective_values_with_password_redacted() {
 #[test]
 fn serve_prints_its_url_and_stops_cleanly_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = wmeter()
-        .args(["serve"])
-        .env("WMETER_HTTP__PORT", "0")
-        .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.path().display()))
-        .env("WMETER_WEB__STATIC_DIR", dir.path())
-        .env("WMETER_AUTH__KEY_FILE", dir.path().join("jwt.key"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = serve(dir.path(), &["serve"]);
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let banner = lines.next().unwrap().unwrap();
     let url = banner.strip_prefix("w-meter is running at ").expect(&banner).to_owned();
@@ -121,6 +112,21 @@ fn serve_prints_its_url_and_stops_cleanly_on_sigterm() {
     assert!(status.success(), "graceful shutdown exits 0, got {status}");
     let key = std::fs::metadata(dir.path().join("jwt.key")).expect("the embedded mode keeps its JWT key");
     assert_eq!(std::os::unix::fs::PermissionsExt::mode(&key.permissions()) & 0o777, 0o600);
+}
+
+/// `wmeter` with `args` on a free port, keeping its database, key and
+/// (empty) dashboard in `dir`; its standard output is piped.
+fn serve(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
+    wmeter()
+        .args(args)
+        .env("WMETER_HTTP__PORT", "0")
+        .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.display()))
+        .env("WMETER_WEB__STATIC_DIR", dir)
+        .env("WMETER_AUTH__KEY_FILE", dir.join("jwt.key"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
 }
 
 fn wait(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
@@ -260,16 +266,7 @@ fn users_are_added_listed_and_disabled() {
 fn the_demo_creates_users_once_and_their_password_signs_in() {
     let dir = tempfile::tempdir().unwrap();
     let start = || {
-        let mut child = wmeter()
-            .args(["serve", "--demo"])
-            .env("WMETER_HTTP__PORT", "0")
-            .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.path().display()))
-            .env("WMETER_WEB__STATIC_DIR", dir.path())
-            .env("WMETER_AUTH__KEY_FILE", dir.path().join("jwt.key"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = serve(dir.path(), &["serve", "--demo"]);
         // The banner ends with the line about the demo network.
         let mut banner = Vec::new();
         for line in BufReader::new(child.stdout.take().unwrap()).lines().map_while(Result::ok) {
