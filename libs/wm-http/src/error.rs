@@ -10,14 +10,21 @@ use serde::Serialize;
 
 /// The JSON error every API answers with: a stable machine `code`, a human
 /// `message`, and per-field messages for validation errors.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, thiserror::Error, utoipa::ToSchema)]
 #[error("{code}: {message}")]
 pub struct ApiError {
     #[serde(skip)]
     pub status: StatusCode,
+    /// Stable, for programs: `validation_failed`, `unauthorized`,
+    /// `forbidden`, `not_found`, `already_in_use`, `device_seen`, …
+    #[schema(example = "validation_failed")]
     pub code: &'static str,
+    /// For people.
+    #[schema(example = "Some fields are invalid; see fields")]
     pub message: String,
+    /// Per request field, the spec's message; only when some field is at fault.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[schema(example = json!({"imei": "IMEI must be exactly 15 digits"}))]
     pub fields: BTreeMap<String, String>,
     /// Sent as `Retry-After` (seconds) with 429 and 503.
     #[serde(skip)]

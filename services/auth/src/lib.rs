@@ -51,6 +51,11 @@ pub const MIGRATIONS: Migrations = Migrations {
     ],
 };
 
+/// The auth service's part of the OpenAPI document.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    <routes::AuthApi as utoipa::OpenApi>::openapi()
+}
+
 /// Mounts this service's routes. The app data must also hold the
 /// `wm_http::auth::AccessTokens`.
 pub fn configure(state: web::Data<AuthState>) -> impl FnOnce(&mut web::ServiceConfig) {

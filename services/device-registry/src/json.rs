@@ -2,6 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::{
     settings::DeviceSettings,
@@ -14,10 +15,12 @@ pub fn timestamp(micros: i64) -> String {
     DateTime::from_timestamp_micros(micros).unwrap_or_default().format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// A gateway (spec §3).
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GatewayJson {
     #[serde(rename = "_id")]
+    #[schema(example = "6740a1b2c3d4e5f601234567")]
     pub id: String,
     pub device_name: String,
     pub serial_number: String,
@@ -26,6 +29,7 @@ pub struct GatewayJson {
     pub mac_address: String,
     pub phone_number: String,
     /// `[longitude, latitude]`, or null.
+    #[schema(value_type = Option<Vec<f64>>, example = json!([2.294481, 48.85837]))]
     pub gps_coordinates: Option<[f64; 2]>,
     pub lastseen: Option<String>,
     pub registered_at: String,
@@ -35,14 +39,17 @@ pub struct GatewayJson {
     pub water_meters_count: i64,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// A water meter (spec §3).
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MeterJson {
     #[serde(rename = "_id")]
+    #[schema(example = "6740a1b2c3d4e5f6abcdef01")]
     pub id: String,
     pub device_name: String,
     pub serial_number: String,
     pub ble_address: String,
+    #[schema(value_type = Option<Vec<f64>>)]
     pub gps_coordinates: Option<[f64; 2]>,
     pub lastseen: Option<String>,
     pub registered_at: String,
@@ -55,7 +62,7 @@ pub struct MeterJson {
 }
 
 /// A device of either kind, as search results mix them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum DeviceJson {
     Gateway(GatewayJson),

@@ -73,6 +73,11 @@ pub fn projections(db: &Db) -> Vec<Arc<dyn Projection>> {
     ]
 }
 
+/// The registry's part of the OpenAPI document.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    <routes::RegistryApi as utoipa::OpenApi>::openapi()
+}
+
 /// Mounts this service's routes with its state.
 pub fn configure(state: web::Data<RegistryState>) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {

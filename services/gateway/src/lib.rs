@@ -2,12 +2,13 @@
 //!
 //! In the embedded mode the gateway's routes and every service's routes
 //! share one actix `App`; the gateway adds the server uptime and serves the
-//! built dashboard. Forwarding to separate services (distributed mode), the
-//! JWT check and `/api/docs` arrive with their issues.
+//! built dashboard, and the API description at `/api/docs`. Forwarding to
+//! separate services (distributed mode) arrives with its issue.
 
 mod routes;
 
 pub use routes::{
+    docs::configure as docs,
     spa::{cache_control, spa},
     uptime::Uptime,
 };
@@ -16,6 +17,16 @@ use actix_web::web;
 
 /// The service's name, as given to `wmeter run`.
 pub const NAME: &str = "gateway";
+
+/// The whole API description: the gateway's part with `parts` (the
+/// services') merged in.
+pub fn openapi(parts: impl IntoIterator<Item = utoipa::openapi::OpenApi>) -> utoipa::openapi::OpenApi {
+    let mut api = <routes::docs::GatewayApi as utoipa::OpenApi>::openapi();
+    for part in parts {
+        api.merge(part);
+    }
+    api
+}
 
 /// Mounts the gateway's own API routes. Mount [`spa`] last: it answers
 /// every path nothing else claimed.

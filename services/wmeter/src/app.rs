@@ -168,6 +168,7 @@ fn http_server(
     let http_metrics = HttpMetrics::register(&mut registry);
     let health = Health::new(readiness_checks(wiring), registry);
     let uptime = wm_gateway::Uptime::since_now();
+    let api = wm_gateway::openapi([wm_auth::openapi(), wm_device_registry::openapi()]);
     let static_dir = settings.web.static_dir.clone();
     let Services { tokens, auth, registry } = services;
     let tokens = web::Data::new(tokens);
@@ -196,7 +197,10 @@ fn http_server(
             app = app.configure(wm_notification::configure);
         }
         if role.mounts(Service::Gateway) {
-            app = app.configure(wm_gateway::configure(uptime)).configure(wm_gateway::spa(static_dir.clone()));
+            app = app
+                .configure(wm_gateway::configure(uptime))
+                .configure(wm_gateway::docs(api.clone()))
+                .configure(wm_gateway::spa(static_dir.clone()));
         }
         app.default_service(web::to(wm_http::not_found))
     })

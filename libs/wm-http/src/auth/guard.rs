@@ -11,6 +11,10 @@ use super::Caller;
 /// a client gets one.
 pub const PUBLIC_ROUTES: &[&str] = &["/api/auth/login", "/api/auth/refresh", "/api/auth/logout"];
 
+/// The API description and its viewer, public like any published contract
+/// (a browser cannot send a bearer token to load them).
+pub const DOCS: &str = "/api/docs";
+
 /// Middleware: every `/api/...` request but [`PUBLIC_ROUTES`] needs a valid
 /// access token, or gets the 401 JSON error before any handler runs. Handlers
 /// still take a [`Caller`] to know who calls and check the role.
@@ -19,7 +23,8 @@ pub async fn require_token(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, Error> {
     let path = req.path();
-    let guarded = (path == "/api" || path.starts_with("/api/")) && !PUBLIC_ROUTES.contains(&path);
+    let docs = path.strip_prefix(DOCS).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+    let guarded = (path == "/api" || path.starts_with("/api/")) && !PUBLIC_ROUTES.contains(&path) && !docs;
     if guarded {
         Caller::authenticate(req.request())?;
     }

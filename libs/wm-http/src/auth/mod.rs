@@ -17,7 +17,7 @@ mod keys;
 
 pub use caller::Caller;
 pub use claims::{Claims, Role, TokenType};
-pub use guard::{PUBLIC_ROUTES, require_token};
+pub use guard::{DOCS, PUBLIC_ROUTES, require_token};
 pub use keys::{AccessTokens, JwtSettings, KeyError, MIN_KEY_BYTES, TokenError};
 
 #[cfg(test)]

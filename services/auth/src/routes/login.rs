@@ -3,6 +3,7 @@ use std::time::Instant;
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use wm_http::{ApiError, auth::AccessTokens};
 use wm_proto::{Payload, v1::UserLoggedIn};
 
@@ -12,23 +13,37 @@ use crate::{
     storage::{sessions, users},
 };
 
-#[derive(Deserialize)]
+/// A sign-in.
+#[derive(Deserialize, ToSchema)]
 pub struct Credentials {
+    /// Trimmed before use.
+    #[schema(example = "admin")]
     username: String,
     password: String,
 }
 
-#[derive(Serialize)]
+/// A signed-in session; the refresh token travels in the cookie.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct SignedIn {
+pub struct SignedIn {
+    /// A JWT for `Authorization: Bearer`, valid about 15 minutes.
     access_token: String,
+    /// `admin`, `operator` or `viewer`.
+    #[schema(example = "operator")]
     role: &'static str,
+    #[schema(example = "6740a1b2c3d4e5f600000001")]
     user_id: String,
 }
 
 /// `POST /api/auth/login` → `{accessToken, role, userId}` and the refresh
 /// cookie. Wrong username, wrong password and disabled user all get the
 /// same 401, in about the same time.
+#[utoipa::path(post, path = "/api/auth/login", tag = "auth", request_body = Credentials,
+    responses(
+        (status = 200, description = "Signed in; sets the refresh cookie", body = SignedIn),
+        (status = 401, description = "`invalid_credentials`, whatever was wrong", body = ApiError),
+        (status = 429, description = "Too many failed sign-ins; see Retry-After", body = ApiError),
+    ))]
 #[tracing::instrument(skip_all, fields(ip))]
 pub async fn post(
     req: HttpRequest,

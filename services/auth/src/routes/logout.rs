@@ -8,6 +8,8 @@ use crate::{AuthState, audit, storage::sessions};
 
 /// `POST /api/auth/logout`: revokes the cookie's whole family and clears the
 /// cookie. Answers 204 even without a session, so logging out never fails.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "auth",
+    responses((status = 204, description = "Signed out; clears the refresh cookie")))]
 pub async fn post(req: HttpRequest, state: web::Data<AuthState>) -> Result<HttpResponse, ApiError> {
     let Some(cookie) = req.cookie(state.cookie.name()) else {
         return Ok(signed_out(&state));

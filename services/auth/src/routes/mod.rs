@@ -2,6 +2,11 @@ pub mod login;
 pub mod logout;
 pub mod refresh;
 
+/// The auth service's part of the API description.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(login::post, refresh::post, logout::post))]
+pub struct AuthApi;
+
 use wm_http::ApiError;
 
 /// The one answer to every failed sign-in or refresh: it never says whether

@@ -1,6 +1,7 @@
 use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
 use chrono::Utc;
 use serde::Serialize;
+use utoipa::ToSchema;
 use wm_http::{ApiError, auth::AccessTokens};
 use wm_proto::{Payload, v1::RefreshTokenReused};
 
@@ -16,14 +17,22 @@ use crate::{
 /// A header a cross-site form cannot send: its absence refuses the refresh.
 pub const CSRF_HEADER: &str = "x-wmeter-refresh";
 
-#[derive(Serialize)]
+/// A new access token; the rotated refresh token travels in the cookie.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Refreshed {
+pub struct Refreshed {
     access_token: String,
 }
 
 /// `POST /api/auth/refresh`, with the refresh cookie and the
 /// `X-WMeter-Refresh` header → `{accessToken}` and a rotated cookie.
+#[utoipa::path(post, path = "/api/auth/refresh", tag = "auth",
+    params(("X-WMeter-Refresh" = String, Header, description = "Any value; a cross-site form cannot send it")),
+    responses(
+        (status = 200, description = "A new access token; rotates the refresh cookie", body = Refreshed),
+        (status = 401, description = "No, unknown, expired, revoked or reused refresh token", body = ApiError),
+        (status = 403, description = "`csrf_header_required`", body = ApiError),
+    ))]
 pub async fn post(
     req: HttpRequest,
     state: web::Data<AuthState>,

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
+use utoipa::ToSchema;
 use wm_domain::{
     ADDRESS_MESSAGE, BleAddress, EDIT_PHONE_NUMBER_MESSAGE, GPS_MESSAGE, GpsCoordinates, IMEI_MESSAGE, Imei,
     METER_BLE_ADDRESS_MESSAGE, METER_SERIAL_NUMBER_MESSAGE, MacAddress, PHONE_NUMBER_MESSAGE, PhoneNumber,
@@ -17,38 +18,62 @@ use crate::{
 };
 
 /// `POST /api/proxy/gateways/`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RegisterGateway {
+    /// 10 letters or digits.
+    #[schema(value_type = String, example = "AB12CD34EF")]
     serial_number: Option<Value>,
+    /// 15 digits.
+    #[schema(value_type = String, example = "490154203237518")]
     imei: Option<Value>,
+    /// 10 digits.
+    #[schema(value_type = String, example = "0612345678")]
     phone_number: Option<Value>,
+    /// `XX:XX:XX:XX:XX:XX`.
+    #[schema(value_type = String, example = "AA:BB:CC:DD:EE:01")]
     ble_address: Option<Value>,
+    /// `XX:XX:XX:XX:XX:XX`.
+    #[schema(value_type = String, example = "AA:BB:CC:DD:EE:02")]
     mac_address: Option<Value>,
+    /// Optional: `[longitude, latitude]` or `"longitude,latitude"`.
+    #[schema(value_type = Option<Vec<f64>>, example = json!([2.294481, 48.85837]))]
     gps_coordinates: Option<Value>,
 }
 
 /// `POST /api/proxy/wmeters/`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RegisterMeter {
+    /// 10 letters or digits.
+    #[schema(value_type = String, example = "ZX98YW76VU")]
     serial_number: Option<Value>,
+    /// `XX:XX:XX:XX:XX:XX`.
+    #[schema(value_type = String, example = "AA:BB:CC:DD:EE:03")]
     ble_address: Option<Value>,
+    /// Optional: `[longitude, latitude]` or `"longitude,latitude"`.
+    #[schema(value_type = Option<Vec<f64>>, example = json!([2.294481, 48.85837]))]
     gps_coordinates: Option<Value>,
 }
 
 /// `PATCH /api/proxy/gateways/{id}`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PatchGateway {
+    /// 10 digits; absent or null leaves it.
+    #[schema(value_type = Option<String>, example = "0698765432")]
     phone_number: Option<Value>,
+    /// Optional: `[longitude, latitude]` or `"longitude,latitude"`.
+    #[schema(value_type = Option<Vec<f64>>, example = json!([2.294481, 48.85837]))]
     gps_coordinates: Option<Value>,
 }
 
 /// `PATCH /api/proxy/wmeters/{id}`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PatchMeter {
+    /// Optional: `[longitude, latitude]` or `"longitude,latitude"`.
+    #[schema(value_type = Option<Vec<f64>>, example = json!([2.294481, 48.85837]))]
     gps_coordinates: Option<Value>,
 }
 

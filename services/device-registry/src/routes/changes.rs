@@ -2,16 +2,17 @@
 
 use actix_web::{HttpResponse, http::StatusCode, web};
 use serde::Serialize;
-use wm_domain::DeviceKind;
+use utoipa::ToSchema;
 use wm_http::{ApiError, auth::Caller};
 
 use super::{
     bodies::{PatchGateway, PatchMeter, RegisterGateway, RegisterMeter},
+    detail::shown,
     params::device_id,
 };
 use crate::{
     domain::{gateway, meter},
-    json::Show,
+    json::{GatewayJson, MeterJson},
     state::RegistryState,
     storage::{
         lists,
@@ -19,13 +20,22 @@ use crate::{
     },
 };
 
-#[derive(Serialize)]
-struct Created {
+/// The id of a new device.
+#[derive(Serialize, ToSchema)]
+pub struct Created {
     #[serde(rename = "_id")]
+    #[schema(example = "6740a1b2c3d4e5f601234567")]
     id: String,
 }
 
-/// `POST /api/proxy/gateways/` → 201 `{"_id"}`.
+/// Register a gateway.
+#[utoipa::path(post, path = "/api/proxy/gateways/", tag = "gateways", request_body = RegisterGateway,
+    responses(
+        (status = 201, description = "Registered", body = Created),
+        (status = 400, description = "Fields break the rules; `fields` has the spec's message for each", body = ApiError),
+        (status = 403, description = "A viewer may not register devices", body = ApiError),
+        (status = 409, description = "Identifiers already in use, per field", body = ApiError),
+    ), security(("bearer" = [])))]
 #[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn register_gateway(
     caller: Caller,
@@ -37,7 +47,14 @@ pub async fn register_gateway(
     Ok(HttpResponse::Created().json(Created { id: id.to_string() }))
 }
 
-/// `POST /api/proxy/wmeters/` → 201 `{"_id"}`.
+/// Register a water meter.
+#[utoipa::path(post, path = "/api/proxy/wmeters/", tag = "water meters", request_body = RegisterMeter,
+    responses(
+        (status = 201, description = "Registered", body = Created),
+        (status = 400, description = "Fields break the rules; `fields` has the spec's message for each", body = ApiError),
+        (status = 403, description = "A viewer may not register devices", body = ApiError),
+        (status = 409, description = "Identifiers already in use, per field", body = ApiError),
+    ), security(("bearer" = [])))]
 #[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn register_meter(
     caller: Caller,
@@ -49,8 +66,16 @@ pub async fn register_meter(
     Ok(HttpResponse::Created().json(Created { id: id.to_string() }))
 }
 
-/// `PATCH /api/proxy/gateways/{id}` with `phoneNumber` and/or
-/// `gpsCoordinates` → the gateway as it now is.
+/// Change a gateway's phone number and/or position.
+#[utoipa::path(patch, path = "/api/proxy/gateways/{id}", tag = "gateways", request_body = PatchGateway,
+    params(("id" = String, Path, description = "24 hexadecimal characters")),
+    responses(
+        (status = 200, description = "The gateway as it now is", body = GatewayJson),
+        (status = 400, description = "A field breaks the rules", body = ApiError),
+        (status = 403, description = "A viewer may not edit devices", body = ApiError),
+        (status = 404, description = "No such gateway", body = ApiError),
+        (status = 409, description = "The phone number is in use", body = ApiError),
+    ), security(("bearer" = [])))]
 #[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn patch_gateway(
     caller: Caller,
@@ -62,11 +87,18 @@ pub async fn patch_gateway(
     let id = device_id(&id)?;
     let changes = body.into_inner().validate()?;
     state.commands.change_gateway(&caller.user_id, id, gateway::Command::Update(changes)).await?;
-    current::<GatewayRow>(&state, &id.to_string()).await
+    shown(&state, lists::by_id::<GatewayRow>(state.db(), &id.to_string()).await?)
 }
 
-/// `PATCH /api/proxy/wmeters/{id}` with `gpsCoordinates` → the meter as it
-/// now is.
+/// Move a water meter.
+#[utoipa::path(patch, path = "/api/proxy/wmeters/{id}", tag = "water meters", request_body = PatchMeter,
+    params(("id" = String, Path, description = "24 hexadecimal characters")),
+    responses(
+        (status = 200, description = "The meter as it now is", body = MeterJson),
+        (status = 400, description = "A field breaks the rules", body = ApiError),
+        (status = 403, description = "A viewer may not edit devices", body = ApiError),
+        (status = 404, description = "No such meter", body = ApiError),
+    ), security(("bearer" = [])))]
 #[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn patch_meter(
     caller: Caller,
@@ -78,28 +110,45 @@ pub async fn patch_meter(
     let id = device_id(&id)?;
     let gps = body.into_inner().validate()?;
     state.commands.change_meter(&caller.user_id, id, meter::Command::Update { gps }).await?;
-    current::<MeterRow>(&state, &id.to_string()).await
+    shown(&state, lists::by_id::<MeterRow>(state.db(), &id.to_string()).await?)
 }
 
-/// `DELETE /api/proxy/{gateways|wmeters}/{id}` → 204; 409 `device_seen`
-/// once the device was heard from.
-#[tracing::instrument(skip_all, fields(user = caller.user_id, ?kind))]
-pub async fn delete(
-    kind: DeviceKind,
+/// Delete a gateway that was never seen.
+#[utoipa::path(delete, path = "/api/proxy/gateways/{id}", tag = "gateways",
+    params(("id" = String, Path, description = "24 hexadecimal characters")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 403, description = "A viewer may not delete devices", body = ApiError),
+        (status = 404, description = "No such gateway", body = ApiError),
+        (status = 409, description = "`device_seen`: it has been heard from", body = ApiError),
+    ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
+pub async fn delete_gateway(
     caller: Caller,
     state: web::Data<RegistryState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     caller.may_change_devices()?;
-    let id = device_id(&id)?;
-    match kind {
-        DeviceKind::Gateway => state.commands.change_gateway(&caller.user_id, id, gateway::Command::Delete).await?,
-        DeviceKind::Meter => state.commands.change_meter(&caller.user_id, id, meter::Command::Delete).await?,
-    }
+    state.commands.change_gateway(&caller.user_id, device_id(&id)?, gateway::Command::Delete).await?;
     Ok(HttpResponse::new(StatusCode::NO_CONTENT))
 }
 
-async fn current<T: lists::Table + Show>(state: &RegistryState, id: &str) -> Result<HttpResponse, ApiError> {
-    let row = lists::by_id::<T>(state.db(), id).await?.ok_or(crate::error::RegistryError::NotFound("device"))?;
-    Ok(HttpResponse::Ok().json(row.show(state.now(), &state.settings)))
+/// Delete a water meter that was never seen.
+#[utoipa::path(delete, path = "/api/proxy/wmeters/{id}", tag = "water meters",
+    params(("id" = String, Path, description = "24 hexadecimal characters")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 403, description = "A viewer may not delete devices", body = ApiError),
+        (status = 404, description = "No such meter", body = ApiError),
+        (status = 409, description = "`device_seen`: it has been heard from", body = ApiError),
+    ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
+pub async fn delete_meter(
+    caller: Caller,
+    state: web::Data<RegistryState>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    caller.may_change_devices()?;
+    state.commands.change_meter(&caller.user_id, device_id(&id)?, meter::Command::Delete).await?;
+    Ok(HttpResponse::new(StatusCode::NO_CONTENT))
 }

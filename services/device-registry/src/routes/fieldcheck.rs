@@ -4,22 +4,34 @@
 
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 use wm_domain::{Imei, PhoneNumber, SerialNumber, normalize_loose};
 use wm_http::{ApiError, auth::Caller};
 
 use crate::{error::RegistryError, state::RegistryState, storage::identifiers};
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct FieldQuery {
+    /// serialNumber, imei, phoneNumber, bleAddress or macAddress.
+    #[param(example = "serialNumber")]
     field_name: Option<String>,
 }
 
-#[derive(Serialize)]
-struct Exists {
+/// Whether a device already holds the value.
+#[derive(Serialize, ToSchema)]
+pub struct Exists {
     exists: bool,
 }
 
+/// Whether a value is already in use, for the registration forms.
+#[utoipa::path(get, path = "/api/proxy/fieldcheck/{value}", tag = "registration",
+    params(("value" = String, Path, example = "AB12CD34EF"), FieldQuery),
+    responses(
+        (status = 200, description = "Whether a device holds it", body = Exists),
+        (status = 400, description = "An unknown fieldName, or a malformed value", body = ApiError),
+    ), security(("bearer" = [])))]
 pub async fn get(
     _caller: Caller,
     state: web::Data<RegistryState>,

@@ -2,6 +2,7 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Deserialize;
+use utoipa::IntoParams;
 use wm_domain::DeviceId;
 
 use crate::{error::RegistryError, storage::lists::Page};
@@ -12,10 +13,18 @@ pub const DEFAULT_MAX: i64 = 20;
 pub const MAX_MAX: i64 = 500;
 
 /// `max`, `start` and `reverse`, as sent; unknown parameters are ignored.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// Devices per page, 1 to 500 (default 20).
+    #[param(value_type = Option<i64>, example = 20)]
     max: Option<String>,
+    /// An ISO 8601 date or date-time: the registeredAt to page from.
+    #[param(example = "2025-01-31T23:59:59.999Z")]
     start: Option<String>,
+    /// `true`: registered before `start`, newest first; `false`: at or after
+    /// it, oldest first. Without `start`, the newest first.
+    #[param(value_type = Option<bool>)]
     reverse: Option<String>,
 }
 

@@ -2,6 +2,7 @@
 
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
+use utoipa::IntoParams;
 use wm_http::{ApiError, auth::Caller};
 
 use crate::{
@@ -14,12 +15,24 @@ use crate::{
 /// The widest radius accepted, in metres.
 pub const MAX_RADIUS_M: f64 = 50_000.0;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SearchQuery {
+    /// A name, serial, IMEI, phone or address (colons optional), or a
+    /// `longitude,latitude` point.
+    #[param(example = "GTW-AB12")]
     q: Option<String>,
+    /// Metres around each match whose devices join the results (0 = off).
+    #[param(value_type = Option<f64>, example = 150)]
     radius: Option<String>,
 }
 
+/// Search gateways and meters; exact matches first, at most 100.
+#[utoipa::path(get, path = "/api/proxy/search", tag = "search", params(SearchQuery),
+    responses(
+        (status = 200, description = "Gateways (with an imei) and meters", body = Vec<DeviceJson>),
+        (status = 400, description = "q is missing or radius malformed", body = ApiError),
+    ), security(("bearer" = [])))]
 pub async fn get(
     _caller: Caller,
     state: web::Data<RegistryState>,

@@ -1,2 +1,3 @@
+pub mod docs;
 pub mod spa;
 pub mod uptime;

@@ -2,6 +2,7 @@ use std::time::Instant;
 
 use actix_web::{HttpResponse, web};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 /// When this process started serving.
 #[derive(Clone, Copy, Debug)]
@@ -13,13 +14,17 @@ impl Uptime {
     }
 }
 
-#[derive(Serialize)]
-struct Body {
+/// How long the server has been up.
+#[derive(Serialize, ToSchema)]
+pub struct Body {
     /// Whole seconds since start-up.
     uptime: u64,
 }
 
 /// `GET /api/proxy/` → `{"uptime": seconds}`.
+#[utoipa::path(get, path = "/api/proxy/", tag = "server",
+    responses((status = 200, description = "Whole seconds since start-up", body = Body)),
+    security(("bearer" = [])))]
 pub async fn get(started: web::Data<Uptime>) -> HttpResponse {
     HttpResponse::Ok().json(Body { uptime: started.0.elapsed().as_secs() })
 }

@@ -4,6 +4,7 @@
 
 mod auth;
 mod distributed;
+mod docs;
 mod helpers;
 mod operability;
 mod registry;

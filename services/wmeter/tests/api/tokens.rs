@@ -5,7 +5,7 @@ use base64::Engine;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
 
-use crate::helpers::{JWT_KEY, TestApp, spawn_app};
+use crate::helpers::{JWT_KEY, TestApp, spawn_each};
 
 fn now() -> u64 {
     jsonwebtoken::get_current_timestamp()
@@ -62,13 +62,14 @@ async fn uptime_with(app: &TestApp, token: &str) -> reqwest::Response {
 
 #[tokio::test]
 async fn every_bad_access_token_gets_a_json_401() {
-    let app = spawn_app().await;
-    assert_eq!(uptime_with(&app, &sign(&claims())).await.status(), 200, "the unspoiled token works");
-    for (case, token) in bad_tokens() {
-        let response = uptime_with(&app, &token).await;
-        assert_eq!(response.status(), 401, "{case}");
-        let body: Value = response.json().await.unwrap();
-        assert_eq!(body["code"], "unauthorized", "{case}");
-        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{case}");
+    for app in spawn_each(|_| {}).await {
+        assert_eq!(uptime_with(&app, &sign(&claims())).await.status(), 200, "the unspoiled token works");
+        for (case, token) in bad_tokens() {
+            let response = uptime_with(&app, &token).await;
+            assert_eq!(response.status(), 401, "{case}");
+            let body: Value = response.json().await.unwrap();
+            assert_eq!(body["code"], "unauthorized", "{case}");
+            assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{case}");
+        }
     }
 }

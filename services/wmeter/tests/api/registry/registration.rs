@@ -4,9 +4,11 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 use wm_http::auth::Role;
+use wm_proto::{Payload, topics};
 
 use super::{gateway_body, meter_body, register};
-use crate::helpers::spawn_each;
+
+use crate::helpers::{eventually, spawn_each};
 
 #[tokio::test]
 async fn a_registered_gateway_reads_back_in_the_spec_shape() {
@@ -32,6 +34,14 @@ async fn a_registered_gateway_reads_back_in_the_spec_shape() {
         assert_eq!(by_serial, gateway, "the serial with its prefix, in any case");
         assert_eq!(app.json("/api/proxy/gateways/serial/GW00000001", 200).await, gateway);
         assert_eq!(app.json("/api/proxy/gateways/count", 200).await, json!({"count": 1}));
+
+        let events = eventually("the registration is relayed", || async {
+            Some(app.events(topics::REGISTRY).await).filter(|e| !e.is_empty())
+        })
+        .await;
+        let [event] = events.as_slice() else { panic!("{events:?}") };
+        assert_eq!((event.actor.as_str(), event.device_id.as_str()), ("test-user", id.as_str()), "who and which");
+        assert!(matches!(&event.payload, Some(Payload::GatewayRegistered(g)) if g.serial_number == "GW00000001"));
     }
 }
 
@@ -136,6 +146,10 @@ async fn uniqueness_is_checked_on_blur_and_again_on_submit() {
         let body: Value = response.json().await.unwrap();
         assert_eq!(body["fields"], json!({"serialNumber": "Serial Number already in use"}));
         assert_eq!(app.json("/api/proxy/gateways/count", 200).await, json!({"count": 1}));
+        let mut imei_only = gateway_body(2);
+        imei_only["imei"] = json!("000000000000001");
+        let response = app.send_as(Role::Operator, Method::POST, "/api/proxy/gateways/", Some(imei_only)).await;
+        assert_eq!(response.json::<Value>().await.unwrap()["fields"], json!({"imei": "IMEI already in use"}));
     }
 }
 

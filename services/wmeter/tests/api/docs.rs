@@ -1,0 +1,89 @@
+//! The API description: served without a token, valid OpenAPI 3.1, listing
+//! every route of the spec, and every route it lists exists.
+
+use reqwest::Method;
+use serde_json::{Value, json};
+use wm_http::auth::Role;
+
+use crate::helpers::spawn_app;
+
+/// The spec's calls (§7) the registry, auth and gateway serve so far.
+const SPEC_ROUTES: &[(&str, &str)] = &[
+    ("post", "/api/auth/login"),
+    ("post", "/api/auth/refresh"),
+    ("post", "/api/auth/logout"),
+    ("get", "/api/proxy/"),
+    ("get", "/api/proxy/gateways/count"),
+    ("get", "/api/proxy/gateways/lost/count"),
+    ("get", "/api/proxy/wmeters/count"),
+    ("get", "/api/proxy/wmeters/unhealthy/count"),
+    ("get", "/api/proxy/wmeters/lost/count"),
+    ("get", "/api/proxy/wmeters/down/count"),
+    ("get", "/api/proxy/wmeters/critical/count"),
+    ("get", "/api/proxy/gateways"),
+    ("get", "/api/proxy/gateways/{id}"),
+    ("get", "/api/proxy/gateways/serial/{serial}"),
+    ("patch", "/api/proxy/gateways/{id}"),
+    ("delete", "/api/proxy/gateways/{id}"),
+    ("post", "/api/proxy/gateways/"),
+    ("get", "/api/proxy/gateways/lost"),
+    ("get", "/api/proxy/wmeters"),
+    ("get", "/api/proxy/wmeters/{id}"),
+    ("get", "/api/proxy/wmeters/serial/{serial}"),
+    ("patch", "/api/proxy/wmeters/{id}"),
+    ("delete", "/api/proxy/wmeters/{id}"),
+    ("post", "/api/proxy/wmeters/"),
+    ("get", "/api/proxy/wmeters/lost"),
+    ("get", "/api/proxy/wmeters/down"),
+    ("get", "/api/proxy/wmeters/critical"),
+    ("get", "/api/proxy/fieldcheck/{value}"),
+    ("get", "/api/proxy/search"),
+];
+
+#[tokio::test]
+async fn the_document_is_public_and_lists_every_spec_route() {
+    let app = spawn_app().await;
+    let response = app.get("/api/docs/openapi.json").await;
+    assert_eq!(response.status(), 200, "no token needed");
+    let doc: Value = response.json().await.unwrap();
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"), "{}", doc["openapi"]);
+    assert_eq!(doc["info"]["title"], "w-meter API");
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"],
+        json!({"type": "http", "scheme": "bearer", "bearerFormat": "JWT"})
+    );
+    for (method, path) in SPEC_ROUTES {
+        let operation = &doc["paths"][path][method];
+        assert!(operation.is_object(), "{method} {path} is not described");
+        assert!(operation["responses"].as_object().is_some_and(|r| !r.is_empty()), "{method} {path} has no responses");
+    }
+    for schema in ["GatewayJson", "MeterJson", "ApiError", "RegisterGateway", "RegisterMeter"] {
+        assert!(doc["components"]["schemas"][schema].is_object(), "{schema}");
+    }
+    let ui = app.get("/api/docs/").await;
+    assert_eq!(ui.status(), 200);
+    assert!(ui.text().await.unwrap().contains("swagger"), "Swagger UI, served from the binary");
+    let bare = app.client.get(format!("{}/api/docs", app.url)).send().await.unwrap();
+    assert_eq!(bare.url().path(), "/api/docs/", "redirected to the UI");
+}
+
+#[tokio::test]
+async fn every_described_route_exists() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/docs/openapi.json").await.json().await.unwrap();
+    for (path, operations) in doc["paths"].as_object().unwrap() {
+        let concrete = path
+            .replace("{id}", "0123456789abcdef01234567")
+            .replace("{serial}", "AB12CD34EF")
+            .replace("{value}", "AB12CD34EF");
+        for method in operations.as_object().unwrap().keys() {
+            let method: Method = method.to_uppercase().parse().unwrap();
+            let body = [Method::POST, Method::PATCH].contains(&method).then(|| json!({}));
+            let response = app.send_as(Role::Operator, method.clone(), &concrete, body).await;
+            let status = response.status().as_u16();
+            let error: Value = response.json().await.unwrap_or(Value::Null);
+            assert_ne!(status, 405, "{method} {path}");
+            assert!(!(status == 404 && error["message"] == "No such route"), "{method} {path} is not routed");
+        }
+    }
+}
