@@ -7,6 +7,8 @@
 //! share the `/api/proxy` prefix and an actix scope would swallow the
 //! other services' paths.
 
+pub mod uplink;
+
 use actix_web::web;
 
 /// The service's name, as given to `wmeter run`.
