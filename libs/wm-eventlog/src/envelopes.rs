@@ -3,7 +3,7 @@
 
 use wm_proto::Envelope;
 
-use crate::{EventLog, EventLogError, OutgoingRecord, Position, Result};
+use crate::{EventLog, EventLogError, OutgoingRecord, Position, Record, Result};
 
 /// The record header that carries the producing trace's `traceparent`.
 pub const TRACEPARENT: &str = "traceparent";
@@ -30,6 +30,20 @@ pub fn record(envelope: &Envelope) -> Result<OutgoingRecord> {
 pub async fn publish(log: &dyn EventLog, envelopes: &[Envelope]) -> Result<Vec<Position>> {
     let records = envelopes.iter().map(record).collect::<Result<Vec<_>>>()?;
     log.append_batch(records).await
+}
+
+/// The envelope a record holds, or `None`, logged, for one this build
+/// cannot read: a projection skips it and moves on, and the event stays on
+/// the log for a later build.
+pub fn decode(record: &Record) -> Option<Envelope> {
+    Envelope::from_bytes(&record.payload)
+        .inspect_err(|e| {
+            tracing::warn!(
+                error = %e, topic = record.topic, partition = record.partition, offset = record.offset,
+                "skipping an event this build cannot read"
+            );
+        })
+        .ok()
 }
 
 #[cfg(test)]

@@ -51,11 +51,13 @@ pub enum OutboxError {
 }
 
 /// Stages `envelopes` for `source`'s relay, in `tx`. Each is published on
-/// its payload's topic with the record key `key`.
-pub async fn stage(tx: &mut Tx, source: &str, key: &str, envelopes: &[Envelope]) -> Result<(), sqlx::Error> {
+/// its payload's topic, with the record key `key`, or its own `device_id`
+/// (the partition key of DESIGN §4) when `key` is `None`.
+pub async fn stage(tx: &mut Tx, source: &str, key: Option<&str>, envelopes: &[Envelope]) -> Result<(), sqlx::Error> {
     let sql = "INSERT INTO event_outbox (source, record_key, envelope, staged_at_ms) VALUES ($1, $2, $3, $4)";
     let now = Utc::now().timestamp_millis();
     for envelope in envelopes {
+        let key = key.unwrap_or(&envelope.device_id);
         with_tx!(tx, conn => sqlx::query(sql)
             .bind(source)
             .bind(key)

@@ -5,12 +5,14 @@
 //! - [`auth`]: the access-token check and the [`auth::Caller`] extractor.
 //! - [`health`]: `/healthz`, `/readyz` and `/metrics`.
 //! - [`telemetry`]: structured logs and the optional OTLP trace exporter.
+//! - [`params`]: the `max` and `start` query parameters of every list.
 //! - [`HttpSettings`]: where a service listens.
 
 pub mod auth;
 mod error;
 pub mod health;
 pub mod metrics;
+pub mod params;
 mod settings;
 pub mod telemetry;
 

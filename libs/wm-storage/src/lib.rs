@@ -12,6 +12,7 @@
 mod db;
 mod error;
 mod migrate;
+pub mod query;
 mod settings;
 mod tx;
 

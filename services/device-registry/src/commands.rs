@@ -120,7 +120,7 @@ impl Commands {
         let now = self.clock.now();
         let envelopes: Vec<Envelope> =
             events.into_iter().map(|event| Envelope::new(id.to_string(), actor, event).with_occurred_at(now)).collect();
-        outbox::stage(&mut tx, NAME, REGISTRY_KEY, &envelopes).await?;
+        outbox::stage(&mut tx, NAME, Some(REGISTRY_KEY), &envelopes).await?;
         tx.commit().await?;
         self.relay.wake();
         Ok(())

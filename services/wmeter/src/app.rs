@@ -7,8 +7,7 @@ use actix_web::{App, HttpServer, dev::Server, middleware::from_fn, web};
 use anyhow::Context;
 use prometheus_client::registry::Registry;
 use wm_http::{
-    HttpSettings,
-    auth::{self, AccessTokens},
+    HttpSettings, auth,
     health::{Health, ReadinessCheck},
     json_errors,
     metrics::{self, HttpMetrics},
@@ -20,6 +19,7 @@ use crate::{
     cli::Service,
     config::Settings,
     readiness::{DatabaseCheck, EventLogCheck},
+    services::Services,
     wiring::{self, Wiring},
 };
 
@@ -44,6 +44,7 @@ pub struct Application {
     host: String,
     server: Server,
     wiring: Wiring,
+    mqtt: Option<wm_telemetry_ingest::Mqtt>,
     shutdown_timeout: Duration,
 }
 
@@ -71,32 +72,19 @@ impl Application {
         let listener = TcpListener::bind(settings.http.address())
             .with_context(|| format!("http: cannot listen on {}", settings.http.address()))?;
         let port = listener.local_addr()?.port();
-        let tokens = crate::jwt_key::access_tokens(&settings.auth)?;
-        let auth = match (wiring.db(), wiring.event_log()) {
-            (Some(db), Some(log)) if role.mounts(Service::Auth) => {
-                let audit = wm_auth::audit::Audit::open(log.clone()).await.context("event_log: the auth topic")?;
-                Some(web::Data::new(wm_auth::AuthState::new(db.clone(), audit, &settings.auth.sessions).await?))
-            }
-            _ => None,
-        };
-        let registry = match (wiring.db(), wiring.event_log()) {
-            (Some(db), Some(log)) if role.mounts(Service::DeviceRegistry) => {
-                log.ensure_topics(&[wm_proto::topics::REGISTRY]).await.context("event_log: the registry topic")?;
-                Some(wm_device_registry::build(db.clone(), log.clone(), clock, settings.devices.clone()))
-            }
-            _ => None,
-        };
-        let (registry, relay) = registry.unzip();
-        let server = http_server(settings, role, &wiring, Services { tokens, auth, registry }, listener)?;
-        if let Some(relay) = relay {
-            wiring.spawn(|stop| relay.run(stop));
-        }
+        let mut metrics = Registry::with_labels(
+            [(std::borrow::Cow::Borrowed("service"), std::borrow::Cow::Borrowed(role_name(role)))].into_iter(),
+        );
+        let services = Services::build(settings, role, &wiring, clock, &mut metrics).await?;
+        let server = http_server(settings, role, &wiring, &services, metrics, listener)?;
+        let mqtt = services.start(settings, role, &mut wiring).await?;
         wiring.spawn_consumers();
         Ok(Application {
             port,
             host: settings.http.host.clone(),
             server,
             wiring,
+            mqtt,
             shutdown_timeout: Duration::from_secs(settings.http.shutdown_timeout_secs),
         })
     }
@@ -104,6 +92,13 @@ impl Application {
     /// The process's database, when it has one.
     pub fn db(&self) -> Option<&wm_storage::Db> {
         self.wiring.db()
+    }
+
+    /// The embedded MQTT broker's address and the gateways' login on it,
+    /// when this process runs one.
+    pub fn embedded_broker(&self) -> Option<(std::net::SocketAddr, (String, String))> {
+        let mqtt = self.mqtt.as_ref()?;
+        Some((mqtt.broker.as_ref()?.addr(), mqtt.gateway_login.clone()?))
     }
 
     /// The process's event log, when it has one.
@@ -139,6 +134,9 @@ impl Application {
             tracing::info!(timeout_secs = self.shutdown_timeout.as_secs(), "draining HTTP");
             handle.stop(true).await;
         }
+        if let Some(broker) = self.mqtt.as_ref().and_then(|m| m.broker.as_ref()) {
+            broker.stop();
+        }
         self.wiring.shutdown().await;
         tracing::info!("stopped");
         match served {
@@ -148,30 +146,21 @@ impl Application {
     }
 }
 
-/// The state of the services this process mounts.
-struct Services {
-    tokens: AccessTokens,
-    auth: Option<web::Data<wm_auth::AuthState>>,
-    registry: Option<web::Data<wm_device_registry::RegistryState>>,
-}
-
 fn http_server(
     settings: &Settings,
     role: Role,
     wiring: &Wiring,
-    services: Services,
+    services: &Services,
+    mut metrics: Registry,
     listener: TcpListener,
 ) -> anyhow::Result<Server> {
-    let mut registry = Registry::with_labels(
-        [(std::borrow::Cow::Borrowed("service"), std::borrow::Cow::Borrowed(role_name(role)))].into_iter(),
-    );
-    let http_metrics = HttpMetrics::register(&mut registry);
-    let health = Health::new(readiness_checks(wiring), registry);
+    let http_metrics = HttpMetrics::register(&mut metrics);
+    let health = Health::new(readiness_checks(wiring), metrics);
     let uptime = wm_gateway::Uptime::since_now();
-    let api = wm_gateway::openapi([wm_auth::openapi(), wm_device_registry::openapi()]);
+    let api = wm_gateway::openapi([wm_auth::openapi(), wm_telemetry_ingest::openapi(), wm_device_registry::openapi()]);
     let static_dir = settings.web.static_dir.clone();
-    let Services { tokens, auth, registry } = services;
-    let tokens = web::Data::new(tokens);
+    let (auth, registry, ingest) = (services.auth.clone(), services.registry.clone(), services.ingest.clone());
+    let tokens = web::Data::new(services.tokens.clone());
     let HttpSettings { max_body_bytes, shutdown_timeout_secs, .. } = settings.http;
     let server = HttpServer::new(move || {
         let mut app = App::new()
@@ -187,8 +176,8 @@ fn http_server(
         }
         // Telemetry before the registry: the registry's `gateways/{id}`
         // would otherwise claim `gateways/gateway-activity`.
-        if role.mounts(Service::TelemetryIngest) {
-            app = app.configure(wm_telemetry_ingest::configure);
+        if let Some(ingest) = &ingest {
+            app = app.configure(wm_telemetry_ingest::configure(ingest.clone()));
         }
         if let Some(registry) = &registry {
             app = app.configure(wm_device_registry::configure(registry.clone()));

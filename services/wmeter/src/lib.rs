@@ -7,6 +7,7 @@ pub mod commands;
 pub mod config;
 mod jwt_key;
 mod readiness;
+mod services;
 mod shutdown;
 mod wiring;
 

@@ -54,6 +54,11 @@ impl Wiring {
         self.consumers.spawn(task(self.stop.clone()));
     }
 
+    /// The token cancelled at shutdown, for tasks that spawn their own.
+    pub fn stop_token(&self) -> CancellationToken {
+        self.stop.clone()
+    }
+
     /// Starts a consumer for every live projection; they run until shutdown.
     pub fn spawn_consumers(&mut self) {
         let Some(log) = self.event_log.clone() else { return };
@@ -91,6 +96,9 @@ pub async fn connect(settings: &Settings, role: Role) -> anyhow::Result<Wiring> 
     if role.mounts(Service::DeviceRegistry) {
         wiring.projections.extend(wm_device_registry::projections(&db));
     }
+    if role.mounts(Service::TelemetryIngest) {
+        wiring.projections.extend(wm_telemetry_ingest::projections(&db));
+    }
     Ok(wiring)
 }
 
@@ -105,12 +113,14 @@ pub fn migrations(role: Role, settings: &Settings) -> Vec<&'static Migrations> {
     if role.mounts(Service::Auth) {
         all.push(&wm_auth::MIGRATIONS);
     }
+    if role.mounts(Service::DeviceRegistry) || role.mounts(Service::TelemetryIngest) {
+        all.push(&wm_eventlog::outbox::MIGRATIONS);
+    }
     if role.mounts(Service::DeviceRegistry) {
-        all.extend([
-            &wm_eventlog::outbox::MIGRATIONS,
-            &wm_eventlog::checkpoint::MIGRATIONS,
-            &wm_device_registry::MIGRATIONS,
-        ]);
+        all.extend([&wm_eventlog::checkpoint::MIGRATIONS, &wm_device_registry::MIGRATIONS]);
+    }
+    if role.mounts(Service::TelemetryIngest) {
+        all.push(&wm_telemetry_ingest::MIGRATIONS);
     }
     all
 }

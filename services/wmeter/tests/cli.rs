@@ -85,6 +85,8 @@ fn config_print_shows_effective_values_with_password_redacted() {
         .env("WMETER_DATABASE__URL", "postgres://wm:p@ss@db:5432/wm?password=hunter2")
         .env("WMETER_AUTH__JWT_KEY", "jwt-key-jwt-key-jwt-key-jwt-key-0")
         .env("WMETER_HTTP__PORT", "9090")
+        .env("WMETER_MQTT__PASSWORD", "mqtt-secret")
+        .env("WMETER_MQTT__GATEWAY_PASSWORD", "gateway-secret")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -95,6 +97,8 @@ fn config_print_shows_effective_values_with_password_redacted() {
     assert!(stdout.contains("jwt_key = \"***\"") && !stdout.contains("jwt-key-"), "{stdout}");
     assert!(stdout.contains("\"sasl.password\" = \"***\""), "{stdout}");
     assert!(!stdout.contains("kafka-secret"), "{stdout}");
+    assert!(!stdout.contains("mqtt-secret") && !stdout.contains("gateway-secret"), "{stdout}");
+    assert!(stdout.contains("gateway_password = \"***\""), "{stdout}");
 }
 
 #[test]
@@ -120,6 +124,7 @@ fn serve(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
     wmeter()
         .args(args)
         .env("WMETER_HTTP__PORT", "0")
+        .env("WMETER_MQTT__LISTEN", "127.0.0.1:0")
         .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.display()))
         .env("WMETER_WEB__STATIC_DIR", dir)
         .env("WMETER_AUTH__KEY_FILE", dir.join("jwt.key"))
@@ -190,7 +195,7 @@ fn migrate_creates_the_schema_and_is_idempotent() {
         assert_eq!(
             String::from_utf8_lossy(&output.stdout),
             "eventlog: up to date\nauth: up to date\noutbox: up to date\ncheckpoints: up to date\n\
-             device-registry: up to date\n"
+             device-registry: up to date\ntelemetry-ingest: up to date\n"
         );
     }
     assert!(db.is_file());
@@ -207,7 +212,8 @@ fn replay_runs_against_the_configured_log() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
-        "device-registry.devices: rebuilt from 0 events\ndevice-registry.state: rebuilt from 0 events\n"
+        "device-registry.devices: rebuilt from 0 events\ndevice-registry.state: rebuilt from 0 events\n\
+         telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n"
     );
 }
 

@@ -6,12 +6,12 @@
 use async_trait::async_trait;
 use wm_eventlog::{
     Record,
+    envelopes::decode,
     projection::{ApplyError, Effects, Projection},
 };
 use wm_proto::topics;
 use wm_storage::{Db, with_tx};
 
-use super::decode;
 use crate::storage::devices;
 
 #[derive(Clone, Debug)]

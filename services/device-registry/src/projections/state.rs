@@ -5,6 +5,7 @@
 use async_trait::async_trait;
 use wm_eventlog::{
     Record, checkpoint,
+    envelopes::decode,
     projection::{ApplyError, Effects, Projection},
 };
 use wm_proto::{
@@ -13,7 +14,6 @@ use wm_proto::{
 };
 use wm_storage::{Db, Tx};
 
-use super::decode;
 use crate::storage::{StorageError, micros, state};
 
 const NAME: &str = "device-registry.state";

@@ -43,10 +43,10 @@ macro_rules! list_route {
     ($name:ident, $path:tt, $tag:tt, $row:ident, $json:ident, $doc:tt, |$state:ident| $filter:expr) => {
         #[doc = $doc]
         #[utoipa::path(get, path = $path, tag = $tag, params(ListQuery), responses(
-                            (status = 200, description = $doc, body = Vec<$json>),
-                            (status = 400, description = "max, start or reverse is malformed", body = ApiError),
-                            (status = 401, description = "No valid access token", body = ApiError),
-                        ), security(("bearer" = [])))]
+                                    (status = 200, description = $doc, body = Vec<$json>),
+                                    (status = 400, description = "max, start or reverse is malformed", body = ApiError),
+                                    (status = 401, description = "No valid access token", body = ApiError),
+                                ), security(("bearer" = [])))]
         pub async fn $name(
             _caller: Caller,
             $state: web::Data<RegistryState>,
@@ -62,9 +62,9 @@ macro_rules! count_route {
     ($name:ident, $path:tt, $tag:tt, $row:ident, $doc:tt, |$state:ident| $filter:expr) => {
         #[doc = $doc]
         #[utoipa::path(get, path = $path, tag = $tag, responses(
-                            (status = 200, description = $doc, body = Count),
-                            (status = 401, description = "No valid access token", body = ApiError),
-                        ), security(("bearer" = [])))]
+                                            (status = 200, description = $doc, body = Count),
+                                            (status = 401, description = "No valid access token", body = ApiError),
+                                        ), security(("bearer" = [])))]
         pub async fn $name(_caller: Caller, $state: web::Data<RegistryState>) -> Result<HttpResponse, ApiError> {
             count::<$row>(&$state, $filter).await
         }

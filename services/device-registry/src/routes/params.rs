@@ -1,6 +1,5 @@
 //! Query parameters and path segments, parsed once with clear errors.
 
-use chrono::{DateTime, NaiveDate, Utc};
 use serde::Deserialize;
 use utoipa::IntoParams;
 use wm_domain::DeviceId;
@@ -30,13 +29,8 @@ pub struct ListQuery {
 
 impl ListQuery {
     pub fn page(&self) -> Result<Page, RegistryError> {
-        let max = match self.max.as_deref() {
-            None => DEFAULT_MAX,
-            Some(max) => max.parse().ok().filter(|m| (1..=MAX_MAX).contains(m)).ok_or_else(|| {
-                RegistryError::BadRequest(format!("max must be a whole number from 1 to {MAX_MAX}, not {max:?}"))
-            })?,
-        };
-        let start = self.start.as_deref().map(start).transpose()?.map(|at| at.timestamp_micros());
+        let max = wm_http::params::max(self.max.as_deref(), DEFAULT_MAX, MAX_MAX).map_err(RegistryError::BadRequest)?;
+        let start = self.start.as_deref().map(wm_http::params::start).transpose().map_err(RegistryError::BadRequest)?;
         let reverse = match self.reverse.as_deref() {
             None => false,
             Some("true") => true,
@@ -45,24 +39,8 @@ impl ListQuery {
                 return Err(RegistryError::BadRequest(format!("reverse must be true or false, not {other:?}")));
             }
         };
-        Ok(Page { max, start, reverse })
+        Ok(Page { max, start: start.map(|at| at.timestamp_micros()), reverse })
     }
-}
-
-/// An ISO 8601 date (midnight UTC) or date-time with an offset.
-pub fn start(s: &str) -> Result<DateTime<Utc>, RegistryError> {
-    if let Ok(at) = DateTime::parse_from_rfc3339(s) {
-        return Ok(at.with_timezone(&Utc));
-    }
-    NaiveDate::parse_from_str(s, "%Y-%m-%d")
-        .ok()
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map(|at| at.and_utc())
-        .ok_or_else(|| {
-            RegistryError::BadRequest(format!(
-                "start must be an ISO 8601 date (2025-01-31) or date-time (2025-01-31T23:59:59.999Z), not {s:?}"
-            ))
-        })
 }
 
 /// A device id from the path.
@@ -81,16 +59,6 @@ mod tests {
     #[test]
     fn defaults_are_twenty_newest_first() {
         assert_eq!(query(None, None, None).page().unwrap(), Page { max: 20, start: None, reverse: false });
-    }
-
-    #[test]
-    fn dates_and_date_times_are_accepted() {
-        let day = query(None, Some("2025-01-31"), Some("true")).page().unwrap();
-        assert_eq!(day.start, Some(1_738_281_600_000_000));
-        let end_of_day = query(None, Some("2025-01-31T23:59:59.999999Z"), None).page().unwrap();
-        assert_eq!(end_of_day.start, Some(1_738_367_999_999_999));
-        let offset = query(None, Some("2025-01-31T01:00:00+01:00"), None).page().unwrap();
-        assert_eq!(offset.start, Some(1_738_281_600_000_000));
     }
 
     #[test]

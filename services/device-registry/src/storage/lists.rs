@@ -1,8 +1,11 @@
 //! Reading devices: one by id or serial, lists paged by `registeredAt`
 //! (DESIGN §6), and counts that never scan a table.
 
-use sqlx::{FromRow, postgres::PgRow, sqlite::SqliteRow};
-use wm_storage::{Db, with_pool};
+use wm_storage::{
+    Db,
+    query::{self, Bind, Conditions},
+    with_pool,
+};
 
 use super::{
     StorageError,
@@ -37,7 +40,7 @@ pub struct Page {
 }
 
 /// A table of devices.
-pub trait Table: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin {
+pub trait Table: query::Row {
     const TABLE: &'static str;
     const COLUMNS: &'static str;
     /// The `registry_counters` row of its total.
@@ -76,30 +79,23 @@ async fn one<T: Table>(db: &Db, column: &'static str, value: &str) -> Result<Opt
 /// with `reverse`, those registered before `start`, newest first;
 /// otherwise those registered at or after `start`, oldest first.
 pub async fn list<T: Table>(db: &Db, filter: Filter, page: Page) -> Result<Vec<T>, StorageError> {
-    let mut binds = Vec::new();
-    let mut conditions: Vec<String> = condition(filter, &mut binds).into_iter().collect();
+    let mut conditions = conditions(filter);
     let order = match (page.start, page.reverse) {
         (None, _) => "DESC",
         (Some(start), true) => {
-            binds.push(start);
-            conditions.push(format!("registered_at < ${}", binds.len()));
+            conditions.push(Bind::Int(start), |p| format!("registered_at < {p}"));
             "DESC"
         }
         (Some(start), false) => {
-            binds.push(start);
-            conditions.push(format!("registered_at >= ${}", binds.len()));
+            conditions.push(Bind::Int(start), |p| format!("registered_at >= {p}"));
             "ASC"
         }
     };
-    binds.push(page.max);
-    let sql = format!(
-        "SELECT {} FROM {}{} ORDER BY registered_at {order} LIMIT ${}",
-        T::COLUMNS,
-        T::TABLE,
-        where_clause(&conditions),
-        binds.len()
-    );
-    fetch(db, sql, binds.into_iter().map(Bind::Int).collect()).await
+    let where_clause = conditions.where_clause();
+    let limit = conditions.bind(Bind::Int(page.max));
+    let sql =
+        format!("SELECT {} FROM {}{where_clause} ORDER BY registered_at {order} LIMIT {limit}", T::COLUMNS, T::TABLE);
+    Ok(query::fetch_all(db, sql, conditions.into_binds()).await?)
 }
 
 /// How many devices `filter` covers: a maintained total, or an indexed
@@ -109,59 +105,20 @@ pub async fn count<T: Table>(db: &Db, filter: Filter) -> Result<i64, StorageErro
         let sql = "SELECT value FROM registry_counters WHERE name = $1";
         return Ok(with_pool!(db, pool => sqlx::query_scalar(sql).bind(T::COUNTER).fetch_one(pool).await)?);
     }
-    let mut binds = Vec::new();
-    let conditions: Vec<String> = condition(filter, &mut binds).into_iter().collect();
-    let sql = format!("SELECT COUNT(*) FROM {}{}", T::TABLE, where_clause(&conditions));
-    let n: i64 = with_pool!(db, pool => {
-        let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql));
-        for bind in binds {
-            query = query.bind(bind);
-        }
-        query.fetch_one(pool).await
-    })?;
-    Ok(n)
+    let conditions = conditions(filter);
+    let sql = format!("SELECT COUNT(*) FROM {}{}", T::TABLE, conditions.where_clause());
+    Ok(query::fetch_count(db, sql, conditions.into_binds()).await?)
 }
 
-/// A value bound to a placeholder.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Bind {
-    Int(i64),
-    Real(f64),
-    Text(String),
-}
-
-/// The rows of `sql`, binding `binds` to `$1…` in order.
-pub async fn fetch<T: Table>(db: &Db, sql: String, binds: Vec<Bind>) -> Result<Vec<T>, StorageError> {
-    let rows = with_pool!(db, pool => {
-        let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql));
-        for bind in binds {
-            query = match bind {
-                Bind::Int(v) => query.bind(v),
-                Bind::Real(v) => query.bind(v),
-                Bind::Text(v) => query.bind(v),
-            };
-        }
-        query.fetch_all(pool).await
-    })?;
-    Ok(rows)
-}
-
-fn condition(filter: Filter, binds: &mut Vec<i64>) -> Option<String> {
-    let mut lost = |before: i64| {
-        binds.push(before);
-        format!("last_activity < ${}", binds.len())
-    };
+fn conditions(filter: Filter) -> Conditions {
+    let mut conditions = Conditions::default();
     match filter {
-        Filter::All => None,
-        Filter::Lost { before } => Some(lost(before)),
-        Filter::Down => Some("device_status = 'Down'".to_owned()),
-        Filter::Critical => Some("critical = TRUE".to_owned()),
-        Filter::Unhealthy { before } => {
-            Some(format!("({} OR device_status = 'Down' OR critical = TRUE)", lost(before)))
-        }
+        Filter::All => {}
+        Filter::Lost { before } => conditions.push(Bind::Int(before), |p| format!("last_activity < {p}")),
+        Filter::Down => conditions.push_fixed("device_status = 'Down'"),
+        Filter::Critical => conditions.push_fixed("critical = TRUE"),
+        Filter::Unhealthy { before } => conditions
+            .push(Bind::Int(before), |p| format!("(last_activity < {p} OR device_status = 'Down' OR critical = TRUE)")),
     }
-}
-
-fn where_clause(conditions: &[String]) -> String {
-    if conditions.is_empty() { String::new() } else { format!(" WHERE {}", conditions.join(" AND ")) }
+    conditions
 }

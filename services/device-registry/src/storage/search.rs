@@ -3,12 +3,12 @@
 //! bounding box, then the exact great-circle distance, on both databases).
 
 use wm_domain::GpsCoordinates;
-use wm_storage::Db;
-
-use super::{
-    StorageError,
-    lists::{Bind, Table, fetch},
+use wm_storage::{
+    Db,
+    query::{Bind, fetch_all},
 };
+
+use super::{StorageError, lists::Table};
 
 /// The mean radius of the Earth, in metres.
 const EARTH_RADIUS_M: f64 = 6_371_008.8;
@@ -29,7 +29,7 @@ pub async fn containing<T: Table>(db: &Db, needle: &str, cap: i64) -> Result<Vec
         T::COLUMNS,
         T::TABLE
     );
-    fetch(db, sql, vec![Bind::Text(pattern), Bind::Int(cap)]).await
+    Ok(fetch_all(db, sql, vec![Bind::Text(pattern), Bind::Int(cap)]).await?)
 }
 
 /// Up to `cap` devices in the box around `center` that holds every point
@@ -55,7 +55,7 @@ pub async fn around<T: Table>(
         Bind::Real(center.longitude() + dlon),
         Bind::Int(cap),
     ];
-    fetch(db, sql, binds).await
+    Ok(fetch_all(db, sql, binds).await?)
 }
 
 /// The great-circle (haversine) distance between two points, in metres.

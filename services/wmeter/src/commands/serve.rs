@@ -14,9 +14,21 @@ pub async fn embedded(mut settings: Settings, demo: bool) -> anyhow::Result<()> 
     let _telemetry = wm_http::telemetry::init(&settings.log, "wmeter")?;
     let app = Application::build(&settings, Role::Embedded).await?;
     println!("w-meter is running at {}", app.url());
+    if let Some((addr, (username, password))) = app.embedded_broker() {
+        println!("MQTT broker at mqtt://{addr}");
+        if demo {
+            println!(
+                "gateways sign in as {username} / {password}   (this run only; set mqtt.gateway_password to keep one)"
+            );
+        } else if settings.mqtt.gateway_password.is_none() {
+            tracing::warn!(
+                "mqtt.gateway_password is not set: only this process's own clients can sign in to the broker"
+            );
+        }
+    }
     if demo {
         print_demo_users(&app).await?;
-        println!("demo mode: the demo network and the gateway simulator start once the registry and ingest exist");
+        println!("demo mode: the demo network and the gateway simulator are not built yet");
     }
     app.run_until_stopped().await
 }

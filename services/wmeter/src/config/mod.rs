@@ -13,6 +13,7 @@ use wm_device_registry::DeviceSettings;
 use wm_eventlog::{EventLogError, EventLogSettings, kafka::KafkaSettings};
 use wm_http::{HttpSettings, telemetry::LogSettings};
 use wm_storage::{Backend, DatabaseSettings};
+use wm_telemetry_ingest::mqtt::settings::MqttSettings;
 
 pub use auth::AuthSettings;
 pub use error::ConfigError;
@@ -30,6 +31,7 @@ pub struct Settings {
     pub web: WebSettings,
     pub auth: AuthSettings,
     pub devices: DeviceSettings,
+    pub mqtt: MqttSettings,
 }
 
 /// The `web` section.
@@ -65,6 +67,8 @@ impl Settings {
         self.database.validate().map_err(ConfigError::from_storage)?;
         self.validate_event_log(mode, backend)?;
         self.devices.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
+        self.mqtt.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
+
         self.auth.validate(mode)
     }
 

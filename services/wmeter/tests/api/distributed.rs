@@ -42,7 +42,7 @@ async fn a_service_is_ready_when_postgres_and_kafka_answer() {
 
 #[tokio::test]
 async fn readyz_answers_503_naming_the_failing_dependency() {
-    let Some(app) = spawn_service(Service::TelemetryIngest).await else { return };
+    let Some(app) = spawn_service(Service::DeviceRegistry).await else { return };
     assert_eq!(app.get("/readyz").await.status(), 200);
     app.break_database().await;
     let response = app.get("/readyz").await;

@@ -28,6 +28,8 @@ pub struct TestApp {
     log: Option<Arc<dyn EventLog>>,
     /// The application's time: it stands still until a test moves it.
     pub clock: Arc<ManualClock>,
+    /// The embedded MQTT broker's address and the gateways' login on it.
+    pub broker: Option<(std::net::SocketAddr, (String, String))>,
 }
 
 /// The embedded application on a free port, with its own SQLite database
@@ -69,6 +71,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     write(static_dir.path(), "index.html", "<!doctype html><title>w-meter</title><div id=\"root\"></div>");
     write(static_dir.path(), "assets/app-1234.js", "console.log('w-meter')");
     settings.http.port = 0;
+    settings.mqtt.listen = "127.0.0.1:0".to_owned();
     settings.web.static_dir = static_dir.path().to_path_buf();
     settings.auth.jwt_key = Some(JWT_KEY.to_owned());
     settings.validate(mode).unwrap();
@@ -76,6 +79,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     let app = Application::build_with_clock(&settings, role, clock.clone()).await.unwrap();
     let url = app.url();
     let log = app.event_log().cloned();
+    let broker = app.embedded_broker();
     let (stop, stopped) = oneshot::channel();
     let running = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -89,6 +93,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
         db,
         log,
         clock,
+        broker,
     }
 }
 

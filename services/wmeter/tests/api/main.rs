@@ -9,4 +9,5 @@ mod helpers;
 mod operability;
 mod registry;
 mod spa;
+mod telemetry;
 mod tokens;

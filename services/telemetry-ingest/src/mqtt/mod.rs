@@ -1,0 +1,5 @@
+//! MQTT: the settings, the embedded broker and the client connection.
+
+pub mod broker;
+pub mod link;
+pub mod settings;

@@ -1,0 +1,144 @@
+//! The telemetry lists of the spec (§7), newest first.
+
+use actix_web::{HttpResponse, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use wm_http::{ApiError, auth::Caller};
+
+use super::params::{ListQuery, id_of};
+use crate::{
+    ingest::Ingest,
+    storage::reads::{self, Activity, Ble, Consumption, CriticalAlert, Discovery},
+};
+
+pub(super) fn failed(e: sqlx::Error) -> ApiError {
+    if wm_storage::is_unavailable(&e) {
+        ApiError::unavailable("The database is unavailable; try again shortly")
+    } else {
+        ApiError::internal(&e)
+    }
+}
+
+/// Gateway activity of the whole network (the overview asks for 50).
+#[utoipa::path(get, path = "/api/proxy/gateways/gateway-activity", tag = "telemetry", params(ListQuery),
+    responses((status = 200, body = Vec<Activity>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+pub async fn all_activity(
+    _: Caller,
+    state: web::Data<Ingest>,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let rows = reads::gateway_activity(&state.db, &query.slice(None)?).await.map_err(failed)?;
+    Ok(HttpResponse::Ok().json(rows))
+}
+
+/// One gateway's activity, optionally with one meter (`meterId`).
+#[utoipa::path(get, path = "/api/proxy/gateways/gateway-activity/{id}", tag = "telemetry",
+    params(("id" = String, Path, description = "The gateway's id"), ListQuery),
+    responses((status = 200, body = Vec<Activity>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+pub async fn gateway_activity(
+    _: Caller,
+    state: web::Data<Ingest>,
+    id: web::Path<String>,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let rows = reads::gateway_activity(&state.db, &query.slice(Some(("gateway_id", &id)))?).await.map_err(failed)?;
+    Ok(HttpResponse::Ok().json(rows))
+}
+
+/// The activity about one meter, optionally through one gateway (`gatewayId`).
+#[utoipa::path(get, path = "/api/proxy/wmeters/gateway-activity/{id}", tag = "telemetry",
+    params(("id" = String, Path, description = "The meter's id"), ListQuery),
+    responses((status = 200, body = Vec<Activity>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+pub async fn meter_activity(
+    _: Caller,
+    state: web::Data<Ingest>,
+    id: web::Path<String>,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let rows = reads::gateway_activity(&state.db, &query.slice(Some(("meter_id", &id)))?).await.map_err(failed)?;
+    Ok(HttpResponse::Ok().json(rows))
+}
+
+/// The meters a gateway heard, with their RSSI.
+#[utoipa::path(get, path = "/api/proxy/gateways/ble-activity/{id}", tag = "telemetry",
+    params(("id" = String, Path, description = "The gateway's id"), ListQuery),
+    responses((status = 200, body = Vec<Ble>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+pub async fn gateway_ble(
+    _: Caller,
+    state: web::Data<Ingest>,
+    id: web::Path<String>,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let rows = reads::ble_activity(&state.db, &query.slice(Some(("gateway_id", &id)))?).await.map_err(failed)?;
+    Ok(HttpResponse::Ok().json(rows))
+}
+
+/// The gateways that heard a meter, with their RSSI.
+#[utoipa::path(get, path = "/api/proxy/wmeters/ble-activity/{id}", tag = "telemetry",
+    params(("id" = String, Path, description = "The meter's id"), ListQuery),
+    responses((status = 200, body = Vec<Ble>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+pub async fn meter_ble(
+    _: Caller,
+    state: web::Data<Ingest>,
+    id: web::Path<String>,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let rows = reads::ble_activity(&state.db, &query.slice(Some(("meter_id", &id)))?).await.map_err(failed)?;
+    Ok(HttpResponse::Ok().json(rows))
+}
+
+/// The BLE peripherals a gateway discovered.
+#[utoipa::path(get, path = "/api/proxy/gateways/peripheral-discovery/{id}", tag = "telemetry",
+    params(("id" = String, Path, description = "The gateway's id"), ListQuery),
+    responses((status = 200, body = Vec<Discovery>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+pub async fn discoveries(
+    _: Caller,
+    state: web::Data<Ingest>,
+    id: web::Path<String>,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let rows = reads::discoveries(&state.db, &query.slice(Some(("gateway_id", &id)))?).await.map_err(failed)?;
+    Ok(HttpResponse::Ok().json(rows))
+}
+
+/// A meter's consumption records, in litres.
+#[utoipa::path(get, path = "/api/proxy/wmeters/consumption/{id}", tag = "telemetry",
+    params(("id" = String, Path, description = "The meter's id"), ListQuery),
+    responses((status = 200, body = Vec<Consumption>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+pub async fn consumption(
+    _: Caller,
+    state: web::Data<Ingest>,
+    id: web::Path<String>,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let rows = reads::consumption(&state.db, &query.slice(Some(("meter_id", &id)))?).await.map_err(failed)?;
+    Ok(HttpResponse::Ok().json(rows))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct AlertQuery {
+    /// `true`: only the alerts still raised.
+    #[param(value_type = Option<bool>)]
+    only_raised: Option<String>,
+}
+
+/// A meter's critical alerts, raised first.
+#[utoipa::path(get, path = "/api/proxy/wmeters/critical/{id}", tag = "telemetry",
+    params(("id" = String, Path, description = "The meter's id"), AlertQuery),
+    responses((status = 200, body = Vec<CriticalAlert>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+pub async fn alerts(
+    _: Caller,
+    state: web::Data<Ingest>,
+    id: web::Path<String>,
+    query: web::Query<AlertQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let only_raised = match query.only_raised.as_deref() {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(ApiError::validation(format!("onlyRaised must be true or false, not {other:?}"))),
+    };
+    let rows = reads::alerts(&state.db, &id_of(&id)?, only_raised).await.map_err(failed)?;
+    Ok(HttpResponse::Ok().json(rows))
+}

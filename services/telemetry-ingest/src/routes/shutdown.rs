@@ -1,0 +1,98 @@
+//! A meter's shutdown request: its status, and the operator's answer.
+
+use actix_web::{HttpResponse, web};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use wm_eventlog::outbox;
+use wm_http::{ApiError, auth::Caller};
+use wm_proto::{
+    Envelope, Payload,
+    v1::{ShutdownAnswerStatus, ShutdownAnswered},
+};
+use wm_storage::with_tx;
+
+use super::{lists::failed, params::id_of};
+use crate::{
+    NAME,
+    ingest::Ingest,
+    storage::{reads, telemetry},
+};
+
+/// `{"status": "requested" | "confirmed" | "rejected" | null}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShutdownStatus {
+    #[schema(example = "requested")]
+    status: Option<String>,
+}
+
+/// The operator's answer to a pending request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Answer {
+    /// `confirmed` closes the meter's valve; `rejected` leaves it open.
+    #[schema(example = "confirmed")]
+    status: String,
+}
+
+/// The status of the meter's latest shutdown request, or null.
+#[utoipa::path(get, path = "/api/proxy/wmeters/shutdown-requests/{id}", tag = "shutdown",
+    params(("id" = String, Path, description = "The meter's id")),
+    responses((status = 200, body = ShutdownStatus), (status = 400, body = ApiError)), security(("bearer" = [])))]
+pub async fn get(_: Caller, state: web::Data<Ingest>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let latest = reads::latest_shutdown(&state.db, &id_of(&id)?).await.map_err(failed)?;
+    Ok(HttpResponse::Ok().json(ShutdownStatus { status: latest.map(|(_, status)| status) }))
+}
+
+/// Confirm or reject the meter's pending shutdown request.
+#[utoipa::path(patch, path = "/api/proxy/wmeters/shutdown-requests/{id}", tag = "shutdown", request_body = Answer,
+    params(("id" = String, Path, description = "The meter's id")),
+    responses(
+        (status = 200, description = "Answered", body = ShutdownStatus),
+        (status = 400, description = "status is not confirmed or rejected", body = ApiError),
+        (status = 403, description = "A viewer may not answer", body = ApiError),
+        (status = 404, description = "The meter has no shutdown request", body = ApiError),
+        (status = 409, description = "`not_pending`: the request was already answered", body = ApiError),
+    ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
+pub async fn patch(
+    caller: Caller,
+    state: web::Data<Ingest>,
+    id: web::Path<String>,
+    body: web::Json<Answer>,
+) -> Result<HttpResponse, ApiError> {
+    caller.may_change_devices()?;
+    let meter_id = id_of(&id)?;
+    let status = match body.status.as_str() {
+        "confirmed" => ShutdownAnswerStatus::Confirmed,
+        "rejected" => ShutdownAnswerStatus::Rejected,
+        other => return Err(ApiError::validation(format!("status must be confirmed or rejected, not {other:?}"))),
+    };
+    let mut tx = state.db.begin_write().await.map_err(failed)?;
+    let lock = if matches!(tx, wm_storage::Tx::Postgres(_)) { " FOR UPDATE" } else { "" };
+    let sql = format!(
+        "SELECT request_id, status FROM shutdown_requests WHERE meter_id = $1 \
+         ORDER BY requested_at DESC, request_id DESC LIMIT 1{lock}"
+    );
+    let latest: Option<(String, String)> = with_tx!(&mut tx, conn =>
+        sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(&meter_id).fetch_optional(&mut **conn).await)
+    .map_err(failed)?;
+    let Some((request_id, current)) = latest else {
+        return Err(ApiError::not_found("This meter has no shutdown request"));
+    };
+    if current != "requested" {
+        return Err(ApiError::conflict("not_pending", format!("The shutdown request was already {current}")));
+    }
+    let answer = ShutdownAnswered {
+        meter_id: meter_id.clone(),
+        request_id,
+        status: status.into(),
+        answered_by: caller.user_id.clone(),
+    };
+    let envelope = Envelope::new(&meter_id, &caller.user_id, Payload::ShutdownAnswered(answer))
+        .with_occurred_at(state.clock.now());
+    telemetry::persist(&mut tx, &envelope).await.map_err(failed)?;
+    outbox::stage(&mut tx, NAME, None, std::slice::from_ref(&envelope)).await.map_err(failed)?;
+    tx.commit().await.map_err(failed)?;
+    state.relay.wake();
+    Ok(HttpResponse::Ok().json(ShutdownStatus { status: Some(body.status.clone()) }))
+}

@@ -1,0 +1,210 @@
+//! The telemetry lists, newest first, paged by time: `start` (exclusive)
+//! is the oldest timestamp the client already has.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+use wm_storage::{
+    Db,
+    query::{self, Bind, Conditions},
+};
+
+/// Which rows of a list, and how many.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Slice {
+    /// Equality filters: `(column, value)`.
+    pub equal: Vec<(&'static str, String)>,
+    /// Only rows older than this (µs), exclusive.
+    pub before: Option<i64>,
+    pub max: i64,
+}
+
+/// ISO 8601 UTC with microseconds.
+fn iso(micros: i64) -> String {
+    chrono::DateTime::from_timestamp_micros(micros).unwrap_or_default().format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+}
+
+async fn newest<T: query::Row>(db: &Db, table: &str, columns: &str, slice: &Slice) -> Result<Vec<T>, sqlx::Error> {
+    let mut conditions = Conditions::default();
+    for (column, value) in &slice.equal {
+        conditions.push(Bind::Text(value.clone()), |p| format!("{column} = {p}"));
+    }
+    if let Some(before) = slice.before {
+        conditions.push(Bind::Int(before), |p| format!("occurred_at < {p}"));
+    }
+    let where_clause = conditions.where_clause();
+    let limit = conditions.bind(Bind::Int(slice.max));
+    let sql = format!("SELECT {columns} FROM {table}{where_clause} ORDER BY occurred_at DESC LIMIT {limit}");
+    query::fetch_all(db, sql, conditions.into_binds()).await
+}
+
+#[derive(sqlx::FromRow)]
+struct ActivityRow {
+    event_id: String,
+    gateway_id: String,
+    meter_id: Option<String>,
+    mqtt_topic: String,
+    action: String,
+    occurred_at: i64,
+}
+
+/// A gateway activity (spec §3).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Activity {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub gateway_id: String,
+    pub meter_id: Option<String>,
+    #[schema(example = "wmeter/v1/gw/AB12CD34EF/reading")]
+    pub mqtt_topic: String,
+    #[schema(example = "reading 42 L")]
+    pub action: String,
+    pub timestamp: String,
+}
+
+pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, sqlx::Error> {
+    let columns = "event_id, gateway_id, meter_id, mqtt_topic, action, occurred_at";
+    let rows: Vec<ActivityRow> = newest(db, "gateway_activity", columns, slice).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Activity {
+            id: r.event_id,
+            gateway_id: r.gateway_id,
+            meter_id: r.meter_id,
+            mqtt_topic: r.mqtt_topic,
+            action: r.action,
+            timestamp: iso(r.occurred_at),
+        })
+        .collect())
+}
+
+#[derive(sqlx::FromRow)]
+struct BleRow {
+    gateway_id: String,
+    meter_id: String,
+    rssi: i32,
+    occurred_at: i64,
+}
+
+/// A BLE activity: a gateway heard a meter (spec §3).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Ble {
+    pub gateway_id: String,
+    pub meter_id: String,
+    #[schema(example = -73)]
+    pub rssi: i32,
+    pub timestamp: String,
+}
+
+pub async fn ble_activity(db: &Db, slice: &Slice) -> Result<Vec<Ble>, sqlx::Error> {
+    let rows: Vec<BleRow> = newest(db, "ble_activity", "gateway_id, meter_id, rssi, occurred_at", slice).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Ble { gateway_id: r.gateway_id, meter_id: r.meter_id, rssi: r.rssi, timestamp: iso(r.occurred_at) })
+        .collect())
+}
+
+#[derive(sqlx::FromRow)]
+struct DiscoveryRow {
+    device_name: String,
+    ble_address: String,
+    occurred_at: i64,
+}
+
+/// A peripheral a gateway discovered (spec §3).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Discovery {
+    pub device_name: String,
+    pub ble_address: String,
+    pub timestamp: String,
+}
+
+pub async fn discoveries(db: &Db, slice: &Slice) -> Result<Vec<Discovery>, sqlx::Error> {
+    let rows: Vec<DiscoveryRow> = newest(db, "discoveries", "device_name, ble_address, occurred_at", slice).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Discovery { device_name: r.device_name, ble_address: r.ble_address, timestamp: iso(r.occurred_at) })
+        .collect())
+}
+
+#[derive(sqlx::FromRow)]
+struct ReadingRow {
+    event_id: String,
+    record_ml: i64,
+    occurred_at: i64,
+}
+
+/// A consumption record (spec §3), in litres.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Consumption {
+    #[serde(rename = "_id")]
+    pub id: String,
+    #[schema(example = 42.0)]
+    pub record: f64,
+    pub timestamp: String,
+}
+
+pub async fn consumption(db: &Db, slice: &Slice) -> Result<Vec<Consumption>, sqlx::Error> {
+    let rows: Vec<ReadingRow> = newest(db, "readings", "event_id, record_ml, occurred_at", slice).await?;
+    #[expect(clippy::cast_precision_loss, reason = "a record below 2^53 ml is exact")]
+    let litres = |ml: i64| ml as f64 / 1000.0;
+    Ok(rows
+        .into_iter()
+        .map(|r| Consumption { id: r.event_id, record: litres(r.record_ml), timestamp: iso(r.occurred_at) })
+        .collect())
+}
+
+#[derive(sqlx::FromRow)]
+struct AlertRow {
+    alert_type: String,
+    raised: bool,
+    received_at: i64,
+    updated_at: i64,
+}
+
+/// A critical alert (spec §3).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CriticalAlert {
+    #[serde(rename = "type")]
+    #[schema(example = "leak")]
+    pub alert_type: String,
+    /// `raised` or `cleared`.
+    pub status: &'static str,
+    pub received_at: String,
+    pub updated_at: String,
+}
+
+/// A meter's alerts, raised first, then the most recently updated.
+pub async fn alerts(db: &Db, meter_id: &str, only_raised: bool) -> Result<Vec<CriticalAlert>, sqlx::Error> {
+    let mut conditions = Conditions::default();
+    conditions.push(Bind::Text(meter_id.to_owned()), |p| format!("meter_id = {p}"));
+    if only_raised {
+        conditions.push_fixed("raised = TRUE");
+    }
+    let sql = format!(
+        "SELECT alert_type, raised, received_at, updated_at FROM alerts{} ORDER BY raised DESC, updated_at DESC",
+        conditions.where_clause()
+    );
+    let rows: Vec<AlertRow> = query::fetch_all(db, sql, conditions.into_binds()).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| CriticalAlert {
+            alert_type: r.alert_type,
+            status: if r.raised { "raised" } else { "cleared" },
+            received_at: iso(r.received_at),
+            updated_at: iso(r.updated_at),
+        })
+        .collect())
+}
+
+/// The meter's latest shutdown request: its id and status.
+pub async fn latest_shutdown(db: &Db, meter_id: &str) -> Result<Option<(String, String)>, sqlx::Error> {
+    let sql = "SELECT request_id, status FROM shutdown_requests WHERE meter_id = $1 \
+               ORDER BY requested_at DESC, request_id DESC LIMIT 1"
+        .to_owned();
+    let rows: Vec<(String, String)> = query::fetch_all(db, sql, vec![Bind::Text(meter_id.to_owned())]).await?;
+    Ok(rows.into_iter().next())
+}

@@ -1,0 +1,83 @@
+//! The state of each service a role mounts, built once per process, and
+//! the background work each needs (outbox relays, MQTT).
+
+use std::sync::Arc;
+
+use actix_web::web;
+use anyhow::Context;
+use prometheus_client::registry::Registry;
+use wm_domain::Clock;
+use wm_eventlog::outbox::Relay;
+use wm_http::auth::AccessTokens;
+
+use crate::{app::Role, cli::Service, config::Settings, wiring::Wiring};
+
+/// The state of the services this process mounts.
+pub struct Services {
+    pub tokens: AccessTokens,
+    pub auth: Option<web::Data<wm_auth::AuthState>>,
+    pub registry: Option<web::Data<wm_device_registry::RegistryState>>,
+    pub ingest: Option<web::Data<wm_telemetry_ingest::ingest::Ingest>>,
+    relays: Vec<Relay>,
+}
+
+impl Services {
+    pub async fn build(
+        settings: &Settings,
+        role: Role,
+        wiring: &Wiring,
+        clock: Arc<dyn Clock>,
+        metrics: &mut Registry,
+    ) -> anyhow::Result<Self> {
+        let mut services = Services {
+            tokens: crate::jwt_key::access_tokens(&settings.auth)?,
+            auth: None,
+            registry: None,
+            ingest: None,
+            relays: Vec::new(),
+        };
+        let (Some(db), Some(log)) = (wiring.db(), wiring.event_log()) else { return Ok(services) };
+        if role.mounts(Service::Auth) {
+            let audit = wm_auth::audit::Audit::open(log.clone()).await.context("event_log: the auth topic")?;
+            services.auth =
+                Some(web::Data::new(wm_auth::AuthState::new(db.clone(), audit, &settings.auth.sessions).await?));
+        }
+        if role.mounts(Service::DeviceRegistry) {
+            log.ensure_topics(&[wm_proto::topics::REGISTRY]).await.context("event_log: the registry topic")?;
+            let (state, relay) =
+                wm_device_registry::build(db.clone(), log.clone(), clock.clone(), settings.devices.clone());
+            services.registry = Some(state);
+            services.relays.push(relay);
+        }
+        if role.mounts(Service::TelemetryIngest) {
+            log.ensure_topics(wm_telemetry_ingest::TOPICS).await.context("event_log: the telemetry topics")?;
+            let (state, relay) = wm_telemetry_ingest::build(db.clone(), log.clone(), clock, metrics);
+            services.ingest = Some(state);
+            services.relays.push(relay);
+        }
+        Ok(services)
+    }
+
+    /// Starts the relays and MQTT; call once the HTTP listener is bound.
+    pub async fn start(
+        &self,
+        settings: &Settings,
+        role: Role,
+        wiring: &mut Wiring,
+    ) -> anyhow::Result<Option<wm_telemetry_ingest::Mqtt>> {
+        for relay in self.relays.clone() {
+            wiring.spawn(|stop| relay.run(stop));
+        }
+        let Some(ingest) = &self.ingest else { return Ok(None) };
+        if role != Role::Embedded && settings.mqtt.is_embedded() {
+            anyhow::bail!(
+                "invalid configuration: mqtt.broker: required by wmeter run telemetry-ingest: the broker gateways \
+                 publish to, mqtt://host:port"
+            );
+        }
+        let mqtt = wm_telemetry_ingest::start_mqtt(&settings.mqtt, ingest.get_ref().clone(), wiring.stop_token())
+            .await
+            .context("mqtt")?;
+        Ok(Some(mqtt))
+    }
+}

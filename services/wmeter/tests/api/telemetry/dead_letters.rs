@@ -1,0 +1,76 @@
+//! What cannot be ingested is dead-lettered with its reason, counted, and
+//! never a crash.
+
+use serde_json::json;
+use wm_domain::Clock;
+use wm_proto::{Payload, topics, v1::DeadLetterReason};
+
+use super::{Gateway, known};
+use crate::{
+    helpers::{eventually, spawn_each},
+    registry::{gateway_body, meter_body, register},
+};
+
+#[tokio::test]
+async fn bad_uplinks_are_dead_lettered_with_their_reason() {
+    for app in spawn_each(|_| {}).await {
+        register(&app, "gateways", gateway_body(1)).await;
+        register(&app, "wmeters", meter_body(1)).await;
+        known(&app, 1, 1).await;
+        let now = app.clock.now();
+        let mut gw = Gateway::connect(&app, "GW00000001").await;
+        let reading = |record: i64, at: String| {
+            json!({"messageId": 1, "timestamp": at, "meter": "C0:00:00:00:00:01", "record": record, "unit": "L"})
+                .to_string()
+        };
+        let cases: Vec<(&str, Vec<u8>, DeadLetterReason)> = vec![
+            ("reading", b"{not json".to_vec(), DeadLetterReason::MalformedPayload),
+            ("weather", br#"{"messageId": 2}"#.to_vec(), DeadLetterReason::UnknownKind),
+            ("reading", reading(-5, now.to_rfc3339()).into_bytes(), DeadLetterReason::MalformedPayload),
+            (
+                "reading",
+                reading(5, (now + chrono::Duration::days(365)).to_rfc3339()).into_bytes(),
+                DeadLetterReason::OutOfRange,
+            ),
+            ("heartbeat", vec![b' '; 1024 * 1024], DeadLetterReason::PayloadTooLarge),
+        ];
+        for (kind, payload, _) in &cases {
+            gw.send(kind, payload.clone()).await;
+        }
+        gw.acked(cases.len()).await;
+        let mut stranger = Gateway::connect(&app, "ZZ99999999").await;
+        stranger.send("heartbeat", json!({"messageId": 1, "timestamp": now.to_rfc3339()}).to_string()).await;
+        stranger.acked(1).await;
+
+        let letters = eventually("every dead letter is on the log", || async {
+            let letters: Vec<_> = app
+                .events(topics::DEAD_LETTERS)
+                .await
+                .into_iter()
+                .filter_map(|e| match e.payload {
+                    Some(Payload::DeadLetter(d)) => Some(d),
+                    _ => None,
+                })
+                .collect();
+            (letters.len() == cases.len() + 1).then_some(letters)
+        })
+        .await;
+        let mut expected: Vec<i32> = cases.iter().map(|(_, _, reason)| *reason as i32).collect();
+        expected.push(DeadLetterReason::UnknownGateway as i32);
+        let mut got: Vec<i32> = letters.iter().map(|d| d.reason).collect();
+        expected.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, expected);
+        for letter in &letters {
+            assert!(!letter.detail.is_empty() && letter.raw_topic.starts_with("wmeter/v1/gw/"), "{letter:?}");
+        }
+        let huge = letters.iter().find(|d| d.reason == DeadLetterReason::PayloadTooLarge as i32).unwrap();
+        assert!(huge.detail.contains("1048576 bytes"), "{}", huge.detail);
+
+        let metrics = app.get("/metrics").await.text().await.unwrap();
+        for reason in ["malformed-payload", "unknown-kind", "out-of-range", "payload-too-large", "unknown-gateway"] {
+            assert!(metrics.contains(&format!("reason=\"{reason}\"")), "{reason} counted:\n{metrics}");
+        }
+        assert_eq!(app.json("/api/proxy/gateways/count", 200).await, json!({"count": 1}), "still serving");
+    }
+}

@@ -1,0 +1,49 @@
+//! 10,000 readings at QoS 1, 5% of them sent twice: exactly 10,000
+//! consumption records.
+
+use serde_json::json;
+use wm_domain::Clock;
+
+use super::{Gateway, known, rows};
+use crate::{
+    helpers::{eventually, spawn_each},
+    registry::{gateway_body, meter_body, register},
+};
+
+const READINGS: u64 = 10_000;
+
+#[tokio::test]
+async fn resent_readings_are_kept_once() {
+    for app in spawn_each(|_| {}).await {
+        register(&app, "gateways", gateway_body(1)).await;
+        let meter = register(&app, "wmeters", meter_body(1)).await;
+        known(&app, 1, 1).await;
+        let mut gw = Gateway::connect(&app, "GW00000001").await;
+        let now = app.clock.now().to_rfc3339();
+        let mut sent = 0;
+        for id in 1..=READINGS {
+            let payload =
+                json!({"messageId": id, "timestamp": now, "meter": "C0:00:00:00:00:01", "record": 1, "unit": "L"})
+                    .to_string();
+            let copies = if id % 20 == 0 { 2 } else { 1 };
+            for _ in 0..copies {
+                gw.send("reading", payload.clone()).await;
+                sent += 1;
+            }
+        }
+        gw.acked(sent).await;
+        assert_eq!(sent, 10_500);
+        eventually("every reading is in", || async {
+            (rows(&app, "SELECT COUNT(*) FROM ingest_messages").await == READINGS as i64).then_some(())
+        })
+        .await;
+        assert_eq!(rows(&app, "SELECT COUNT(*) FROM readings").await, READINGS as i64);
+        let page = app.json(&format!("/api/proxy/wmeters/consumption/{meter}?max=500"), 200).await;
+        assert_eq!(page.as_array().unwrap().len(), 500);
+        eventually("the total is the sum of the kept records", || async {
+            let total = app.json(&format!("/api/proxy/wmeters/{meter}"), 200).await["totalConsumption"].clone();
+            (total == json!(READINGS as f64)).then_some(())
+        })
+        .await;
+    }
+}

@@ -1,0 +1,111 @@
+//! Telemetry ingest end to end: real MQTT messages through the embedded
+//! broker, seen through the HTTP API.
+
+mod dead_letters;
+mod duplicates;
+mod every_kind;
+
+use std::time::Duration;
+
+use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Outgoing, Packet, QoS};
+use serde_json::Value;
+use tokio::{sync::mpsc, task::JoinHandle};
+use wm_storage::with_pool;
+
+use crate::helpers::{TestApp, eventually};
+
+/// A gateway on the app's embedded broker.
+pub struct Gateway {
+    pub serial: String,
+    client: AsyncClient,
+    acked: mpsc::UnboundedReceiver<()>,
+    driver: JoinHandle<()>,
+}
+
+impl Gateway {
+    /// Connects as gateway `serial`, with its last will.
+    pub async fn connect(app: &TestApp, serial: &str) -> Gateway {
+        let (addr, (username, password)) = app.broker.clone().expect("an embedded broker");
+        let mut options = MqttOptions::new(format!("gw-{serial}"), addr.ip().to_string(), addr.port());
+        options
+            .set_credentials(username, password)
+            .set_keep_alive(Duration::from_secs(30))
+            .set_inflight(100)
+            .set_max_packet_size(2 * 1024 * 1024, 2 * 1024 * 1024)
+            .set_last_will(LastWill::new(topic(serial, "status"), r#"{"status":"offline"}"#, QoS::AtLeastOnce, true));
+        let (client, mut eventloop) = AsyncClient::new(options, 20_000);
+        let (tx, acked) = mpsc::unbounded_channel();
+        let (connected_tx, connected) = tokio::sync::oneshot::channel();
+        let mut connected_tx = Some(connected_tx);
+        let driver = tokio::spawn(async move {
+            loop {
+                match eventloop.poll().await {
+                    Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                        if let Some(tx) = connected_tx.take() {
+                            let _ = tx.send(());
+                        }
+                    }
+                    Ok(Event::Incoming(Packet::PubAck(_))) => {
+                        let _ = tx.send(());
+                    }
+                    Ok(Event::Outgoing(Outgoing::Publish(_)) | _) => {}
+                    Err(e) => panic!("gateway connection failed: {e}"),
+                }
+            }
+        });
+        tokio::time::timeout(Duration::from_secs(10), connected).await.expect("connects").unwrap();
+        Gateway { serial: serial.to_owned(), client, acked, driver }
+    }
+
+    /// Publishes `payload` on `kind` at QoS 1 (retained for a status).
+    pub async fn send(&self, kind: &str, payload: impl Into<Vec<u8>>) {
+        self.client.publish(topic(&self.serial, kind), QoS::AtLeastOnce, kind == "status", payload).await.unwrap();
+    }
+
+    /// Waits until the broker acknowledged `n` more messages.
+    pub async fn acked(&mut self, n: usize) {
+        for _ in 0..n {
+            tokio::time::timeout(Duration::from_secs(30), self.acked.recv()).await.expect("PUBACK in time").unwrap();
+        }
+    }
+
+    /// Drops the connection without a DISCONNECT, as a crash would: the
+    /// broker publishes the last will.
+    pub fn crash(self) {
+        self.driver.abort();
+    }
+}
+
+pub fn topic(serial: &str, kind: &str) -> String {
+    format!("wmeter/v1/gw/{serial}/{kind}")
+}
+
+/// Waits until ingest knows `gateways` and `meters` (its directory is fed
+/// by the registry's events).
+pub async fn known(app: &TestApp, gateways: i64, meters: i64) {
+    eventually("ingest knows the devices", || async {
+        let count = |table: &'static str| {
+            let sql = format!("SELECT COUNT(*) FROM {table}");
+            async move {
+                with_pool!(app.db(), pool => sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).fetch_one(pool).await)
+                    .unwrap()
+            }
+        };
+        (count("ingest_gateways").await >= gateways && count("ingest_meters").await >= meters).then_some(())
+    })
+    .await;
+}
+
+/// The number in `count` of a `SELECT COUNT(*)`.
+pub async fn rows(app: &TestApp, sql: &'static str) -> i64 {
+    with_pool!(app.db(), pool => sqlx::query_scalar::<_, i64>(sql).fetch_one(pool).await).unwrap()
+}
+
+/// `path`'s JSON once `ready` holds for it.
+pub async fn json_when(app: &TestApp, path: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    eventually(path, || async {
+        let value = app.json(path, 200).await;
+        ready(&value).then_some(value)
+    })
+    .await
+}
