@@ -29,6 +29,7 @@ impl Payload {
             Payload::ShutdownRequested(_) => "ShutdownRequested",
             Payload::ShutdownAnswered(_) => "ShutdownAnswered",
             Payload::ValveCommandIssued(_) => "ValveCommandIssued",
+            Payload::ValveCommandSent(_) => "ValveCommandSent",
             Payload::CommandAcknowledged(_) => "CommandAcknowledged",
             Payload::NotificationCreated(_) => "NotificationCreated",
             Payload::NotificationDismissed(_) => "NotificationDismissed",

@@ -64,7 +64,7 @@ pub fn for_payload(payload: &Payload) -> &'static str {
         Payload::AlertRaised(_) | Payload::AlertCleared(_) => ALERTS,
         Payload::PeripheralDiscovered(_) => DISCOVERIES,
         Payload::ShutdownRequested(_) | Payload::ShutdownAnswered(_) => SHUTDOWN,
-        Payload::ValveCommandIssued(_) | Payload::CommandAcknowledged(_) => COMMANDS,
+        Payload::ValveCommandIssued(_) | Payload::ValveCommandSent(_) | Payload::CommandAcknowledged(_) => COMMANDS,
         Payload::NotificationCreated(_) | Payload::NotificationDismissed(_) | Payload::NotificationsCleared(_) => {
             NOTIFICATIONS
         }

@@ -59,6 +59,18 @@ pub struct MeterJson {
     /// `Up`, or `Down` once a confirmed shutdown switched it off.
     pub device_status: String,
     pub last_gateway_id: Option<String>,
+    /// The latest valve command sent to the meter, and how far it got.
+    pub valve_command: Option<ValveCommand>,
+}
+
+/// A valve command's delivery.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ValveCommand {
+    pub command_id: String,
+    /// `pending`, `sent`, `acked` or `failed`.
+    #[schema(example = "acked")]
+    pub status: String,
 }
 
 /// A device of either kind, as search results mix them.
@@ -109,6 +121,10 @@ impl From<MeterRow> for MeterJson {
             ble_address: row.ble_address,
             device_status: row.device_status,
             last_gateway_id: row.last_gateway_id,
+            valve_command: row
+                .valve_command_id
+                .zip(row.valve_command_status)
+                .map(|(command_id, status)| ValveCommand { command_id, status }),
         }
     }
 }

@@ -43,12 +43,22 @@ pub const NAME: &str = "device-registry";
 /// ([`wm_eventlog::outbox::MIGRATIONS`], [`wm_eventlog::checkpoint::MIGRATIONS`]).
 pub const MIGRATIONS: Migrations = Migrations {
     component: "device-registry",
-    sqlite: &[Migration { version: 1, name: "devices", sql: include_str!("../migrations/sqlite/0001_devices.sql") }],
-    postgres: &[Migration {
-        version: 1,
-        name: "devices",
-        sql: include_str!("../migrations/postgres/0001_devices.sql"),
-    }],
+    sqlite: &[
+        Migration { version: 1, name: "devices", sql: include_str!("../migrations/sqlite/0001_devices.sql") },
+        Migration {
+            version: 2,
+            name: "valve_commands",
+            sql: include_str!("../migrations/sqlite/0002_valve_commands.sql"),
+        },
+    ],
+    postgres: &[
+        Migration { version: 1, name: "devices", sql: include_str!("../migrations/postgres/0001_devices.sql") },
+        Migration {
+            version: 2,
+            name: "valve_commands",
+            sql: include_str!("../migrations/postgres/0002_valve_commands.sql"),
+        },
+    ],
 };
 
 /// The service's state and the relay that publishes its events; spawn

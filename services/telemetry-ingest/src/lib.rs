@@ -58,16 +58,22 @@ pub const TOPICS: &[&str] = &[
 /// The service's tables. It also needs the outbox.
 pub const MIGRATIONS: Migrations = Migrations {
     component: "telemetry-ingest",
-    sqlite: &[Migration {
-        version: 1,
-        name: "telemetry",
-        sql: include_str!("../migrations/sqlite/0001_telemetry.sql"),
-    }],
-    postgres: &[Migration {
-        version: 1,
-        name: "telemetry",
-        sql: include_str!("../migrations/postgres/0001_telemetry.sql"),
-    }],
+    sqlite: &[
+        Migration { version: 1, name: "telemetry", sql: include_str!("../migrations/sqlite/0001_telemetry.sql") },
+        Migration {
+            version: 2,
+            name: "valve_commands",
+            sql: include_str!("../migrations/sqlite/0002_valve_commands.sql"),
+        },
+    ],
+    postgres: &[
+        Migration { version: 1, name: "telemetry", sql: include_str!("../migrations/postgres/0001_telemetry.sql") },
+        Migration {
+            version: 2,
+            name: "valve_commands",
+            sql: include_str!("../migrations/postgres/0002_valve_commands.sql"),
+        },
+    ],
 };
 
 /// The service's state and the relay that publishes its events; spawn
@@ -80,7 +86,8 @@ pub fn build(
 ) -> (web::Data<Ingest>, Relay) {
     let relay = Relay::new(db.clone(), log, NAME);
     let metrics = IngestMetrics::register(registry);
-    (web::Data::new(Ingest { db, relay: relay.clone(), clock, metrics }), relay)
+    let dispatch = Arc::new(tokio::sync::Notify::new());
+    (web::Data::new(Ingest { db, relay: relay.clone(), clock, metrics, dispatch }), relay)
 }
 
 /// The service's projections, in rebuild order.
@@ -155,6 +162,7 @@ pub async fn start_mqtt(settings: &MqttSettings, ingest: Ingest, stop: Cancellat
         group => format!("$share/{group}/{}", uplink::topic::UPLINKS),
     };
     let (link, deliveries) = Link::subscribe(&login, filter, stop.clone());
+    tokio::spawn(ingest::valve::dispatch(ingest.clone(), link.clone(), stop.clone()));
     tokio::spawn(ingest::worker::run(ingest, link.clone(), deliveries, settings.batch, stop));
     Ok(Mqtt { broker, link, gateway_login })
 }

@@ -115,6 +115,7 @@ fn shutdown_and_commands() -> Vec<Payload> {
             action: ValveAction::Close.into(),
             request_id: Some("req-1".into()),
         }),
+        Payload::ValveCommandSent(ValveCommandSent { command_id: "cmd-1".into(), meter_id: METER.into() }),
         Payload::CommandAcknowledged(CommandAcknowledged {
             command_id: "cmd-1".into(),
             ok: false,

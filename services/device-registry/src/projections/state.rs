@@ -37,6 +37,7 @@ impl Projection for StateProjection {
             topics::ALERTS,
             topics::DISCOVERIES,
             topics::SHUTDOWN,
+            topics::COMMANDS,
         ]
     }
 
@@ -78,6 +79,11 @@ async fn apply_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), StorageError>
         Payload::PeripheralDiscovered(e) => state::discovered(tx, &e.gateway_id, &e.ble_address).await,
         Payload::ShutdownAnswered(e) if e.status() == ShutdownAnswerStatus::Confirmed => {
             state::switched_off(tx, &e.meter_id).await
+        }
+        Payload::ValveCommandIssued(c) => state::command_issued(tx, &c.meter_id, &c.command_id).await,
+        Payload::ValveCommandSent(c) => state::command_status(tx, &c.command_id, "sent").await,
+        Payload::CommandAcknowledged(a) => {
+            state::command_status(tx, &a.command_id, if a.ok { "acked" } else { "failed" }).await
         }
         _ => Ok(()),
     }

@@ -11,7 +11,7 @@ pub const GATEWAY_COLUMNS: &str = "id, serial_number, device_name, imei, phone_n
      water_meters_count";
 
 pub const METER_COLUMNS: &str = "id, serial_number, device_name, ble_address, longitude, latitude, registered_at, \
-     lastseen, total_consumption_ml, critical, device_status, last_gateway_id";
+     lastseen, total_consumption_ml, critical, device_status, last_gateway_id, valve_command_id, valve_command_status";
 
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct GatewayRow {
@@ -46,6 +46,8 @@ pub struct MeterRow {
     pub critical: bool,
     pub device_status: String,
     pub last_gateway_id: Option<String>,
+    pub valve_command_id: Option<String>,
+    pub valve_command_status: Option<String>,
 }
 
 fn gps(longitude: Option<f64>, latitude: Option<f64>) -> Result<Option<GpsCoordinates>, InvalidEvent> {

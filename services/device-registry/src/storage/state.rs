@@ -89,6 +89,23 @@ pub async fn switched_off(tx: &mut Tx, meter_id: &str) -> Result<(), StorageErro
     Ok(())
 }
 
+/// The meter's latest valve command was queued.
+pub async fn command_issued(tx: &mut Tx, meter_id: &str, command_id: &str) -> Result<(), StorageError> {
+    let sql = "UPDATE meters SET valve_command_id = $1, valve_command_status = 'pending' WHERE id = $2";
+    execute!(tx, sql, command_id, meter_id)?;
+    Ok(())
+}
+
+/// A command moved on: `sent`, `acked` or `failed`; never backwards.
+pub async fn command_status(tx: &mut Tx, command_id: &str, status: &str) -> Result<(), StorageError> {
+    let from = if status == "sent" { "('pending')" } else { "('pending', 'sent')" };
+    let sql = format!(
+        "UPDATE meters SET valve_command_status = $1 WHERE valve_command_id = $2 AND valve_command_status IN {from}"
+    );
+    execute!(tx, sqlx::AssertSqlSafe(sql), status, command_id)?;
+    Ok(())
+}
+
 /// Forgets every state column, before a rebuild.
 pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
     execute!(
@@ -99,7 +116,8 @@ pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
     execute!(
         tx,
         "UPDATE meters SET lastseen = NULL, last_activity = registered_at, total_consumption_ml = 0, \
-         raised_alerts = 0, critical = FALSE, device_status = 'Up', last_gateway_id = NULL"
+         raised_alerts = 0, critical = FALSE, device_status = 'Up', last_gateway_id = NULL, \
+         valve_command_id = NULL, valve_command_status = NULL"
     )?;
     execute!(tx, "DELETE FROM meter_alerts")?;
     execute!(tx, "DELETE FROM gateway_peripherals")?;

@@ -105,7 +105,7 @@ pub fn events(topic: &str, uplink: &Uplink, who: &Resolved, received_at: DateTim
             Some((&meter, Payload::ShutdownRequested(request)))
         }
         Body::Ack { command_id, ok, detail } => Some((
-            &gateway,
+            who.meter_id.as_ref().unwrap_or(&gateway),
             Payload::CommandAcknowledged(CommandAcknowledged {
                 command_id: command_id.clone(),
                 ok: *ok,

@@ -7,6 +7,7 @@
 
 pub mod events;
 pub mod metrics;
+pub mod valve;
 pub mod worker;
 
 use std::sync::Arc;
@@ -23,7 +24,7 @@ use self::{
 };
 use crate::{
     NAME,
-    storage::{directory, telemetry},
+    storage::{commands, directory, telemetry},
     uplink::{self, Body, Rejection},
 };
 
@@ -52,6 +53,8 @@ pub struct Ingest {
     pub relay: Relay,
     pub clock: Arc<dyn Clock>,
     pub metrics: IngestMetrics,
+    /// Wakes the valve-command dispatcher.
+    pub dispatch: Arc<tokio::sync::Notify>,
 }
 
 impl Ingest {
@@ -120,18 +123,20 @@ async fn take(tx: &mut Tx, message: &Received, now: DateTime<Utc>) -> Result<Tak
         Ok(uplink) => uplink,
         Err(rejection) => return Ok(Taken::Rejected(rejection, gateway)),
     };
-    let meter_id = match meter_of(&uplink.body) {
-        Some(meter) => match directory::meter(tx, meter).await? {
-            Some(id) => Some(id),
-            None => {
-                let rejection = Rejection::new(
-                    wm_proto::v1::DeadLetterReason::UnknownMeter,
-                    format!("no meter is registered as {meter:?}"),
-                );
-                return Ok(Taken::Rejected(rejection, gateway));
-            }
+    let meter_id = match &uplink.body {
+        // An ack names the command; the command knows its meter.
+        Body::Ack { command_id, .. } => commands::meter_of(tx, command_id).await?,
+        body => match meter_of(body) {
+            None => None,
+            Some(meter) => match directory::meter(tx, meter).await? {
+                Some(id) => Some(id),
+                None => {
+                    let detail = format!("no meter is registered as {meter:?}");
+                    let rejection = Rejection::new(wm_proto::v1::DeadLetterReason::UnknownMeter, detail);
+                    return Ok(Taken::Rejected(rejection, gateway));
+                }
+            },
         },
-        None => None,
     };
     if let Some(message_id) = uplink.message_id
         && !telemetry::claim(tx, &gateway_id, message_id, now.timestamp_micros()).await?

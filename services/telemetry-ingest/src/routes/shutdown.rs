@@ -14,7 +14,7 @@ use wm_storage::with_tx;
 use super::{lists::failed, params::id_of};
 use crate::{
     NAME,
-    ingest::Ingest,
+    ingest::{Ingest, valve},
     storage::{reads, telemetry},
 };
 
@@ -82,17 +82,26 @@ pub async fn patch(
     if current != "requested" {
         return Err(ApiError::conflict("not_pending", format!("The shutdown request was already {current}")));
     }
+    let now = state.clock.now();
     let answer = ShutdownAnswered {
         meter_id: meter_id.clone(),
-        request_id,
+        request_id: request_id.clone(),
         status: status.into(),
         answered_by: caller.user_id.clone(),
     };
-    let envelope = Envelope::new(&meter_id, &caller.user_id, Payload::ShutdownAnswered(answer))
-        .with_occurred_at(state.clock.now());
-    telemetry::persist(&mut tx, &envelope).await.map_err(failed)?;
-    outbox::stage(&mut tx, NAME, None, std::slice::from_ref(&envelope)).await.map_err(failed)?;
+    let answered = Envelope::new(&meter_id, &caller.user_id, Payload::ShutdownAnswered(answer)).with_occurred_at(now);
+    telemetry::persist(&mut tx, &answered).await.map_err(failed)?;
+    let mut envelopes = vec![answered];
+    if status == ShutdownAnswerStatus::Confirmed {
+        let command = valve::close(&mut tx, &meter_id, &request_id, &caller.user_id, now).await.map_err(failed)?;
+        if command.is_none() {
+            tracing::warn!(meter = meter_id, "no gateway has heard this meter: no valve command to send");
+        }
+        envelopes.extend(command);
+    }
+    outbox::stage(&mut tx, NAME, None, &envelopes).await.map_err(failed)?;
     tx.commit().await.map_err(failed)?;
     state.relay.wake();
+    state.dispatch.notify_one();
     Ok(HttpResponse::Ok().json(ShutdownStatus { status: Some(body.status.clone()) }))
 }

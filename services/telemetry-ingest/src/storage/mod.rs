@@ -1,6 +1,7 @@
 //! Telemetry ingest's tables, every function written once for both
 //! databases.
 
+pub mod commands;
 pub mod directory;
 pub mod reads;
 pub mod telemetry;

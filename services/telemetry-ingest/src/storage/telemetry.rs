@@ -60,6 +60,9 @@ pub async fn persist(tx: &mut Tx, envelope: &Envelope) -> Result<(), sqlx::Error
                        WHERE request_id = $4 AND status = 'requested'";
             execute!(tx, sql, status, at, &a.answered_by, &a.request_id)?;
         }
+        Payload::ValveCommandIssued(_) | Payload::ValveCommandSent(_) | Payload::CommandAcknowledged(_) => {
+            super::commands::persist(tx, payload, at).await?;
+        }
         _ => {}
     }
     Ok(())
@@ -78,7 +81,16 @@ async fn alert(tx: &mut Tx, meter_id: &str, alert_type: &str, raised: bool, at: 
 /// Empties the read tables, before a rebuild. Accepted message ids stay:
 /// they guard against resends, which a rebuild does not change.
 pub async fn reset(tx: &mut Tx) -> Result<(), sqlx::Error> {
-    for table in ["gateway_activity", "ble_activity", "readings", "alerts", "discoveries", "shutdown_requests"] {
+    let tables = [
+        "gateway_activity",
+        "ble_activity",
+        "readings",
+        "alerts",
+        "discoveries",
+        "shutdown_requests",
+        "valve_commands",
+    ];
+    for table in tables {
         execute!(tx, sqlx::AssertSqlSafe(format!("DELETE FROM {table}")))?;
     }
     Ok(())

@@ -24,7 +24,7 @@ async fn snapshot(app: &TestApp) -> Vec<String> {
         "SELECT id, serial_number, device_name, ble_address, CAST(longitude AS TEXT), CAST(latitude AS TEXT), \
          CAST(registered_at AS TEXT), search_text, CAST(lastseen AS TEXT), CAST(last_activity AS TEXT), \
          CAST(total_consumption_ml AS TEXT), CAST(raised_alerts AS TEXT), CAST(critical AS TEXT), device_status, \
-         last_gateway_id FROM meters ORDER BY id",
+         last_gateway_id, valve_command_id, valve_command_status FROM meters ORDER BY id",
         "SELECT field, value, device_id FROM device_identifiers ORDER BY field, value",
         "SELECT name, CAST(value AS TEXT) FROM registry_counters ORDER BY name",
         "SELECT kind, CAST(last_micros AS TEXT) FROM registry_clock ORDER BY kind",

@@ -4,6 +4,7 @@
 mod dead_letters;
 mod duplicates;
 mod every_kind;
+mod valve;
 
 use std::time::Duration;
 
@@ -19,6 +20,7 @@ pub struct Gateway {
     pub serial: String,
     client: AsyncClient,
     acked: mpsc::UnboundedReceiver<()>,
+    commands: mpsc::UnboundedReceiver<Value>,
     driver: JoinHandle<()>,
 }
 
@@ -35,6 +37,7 @@ impl Gateway {
             .set_last_will(LastWill::new(topic(serial, "status"), r#"{"status":"offline"}"#, QoS::AtLeastOnce, true));
         let (client, mut eventloop) = AsyncClient::new(options, 20_000);
         let (tx, acked) = mpsc::unbounded_channel();
+        let (command_tx, commands) = mpsc::unbounded_channel();
         let (connected_tx, connected) = tokio::sync::oneshot::channel();
         let mut connected_tx = Some(connected_tx);
         let driver = tokio::spawn(async move {
@@ -48,13 +51,17 @@ impl Gateway {
                     Ok(Event::Incoming(Packet::PubAck(_))) => {
                         let _ = tx.send(());
                     }
+                    Ok(Event::Incoming(Packet::Publish(p))) => {
+                        let _ = command_tx.send(serde_json::from_slice(&p.payload).unwrap_or(Value::Null));
+                    }
                     Ok(Event::Outgoing(Outgoing::Publish(_)) | _) => {}
                     Err(e) => panic!("gateway connection failed: {e}"),
                 }
             }
         });
         tokio::time::timeout(Duration::from_secs(10), connected).await.expect("connects").unwrap();
-        Gateway { serial: serial.to_owned(), client, acked, driver }
+        client.subscribe(topic(serial, "cmd"), QoS::AtLeastOnce).await.unwrap();
+        Gateway { serial: serial.to_owned(), client, acked, commands, driver }
     }
 
     /// Publishes `payload` on `kind` at QoS 1 (retained for a status).
@@ -67,6 +74,11 @@ impl Gateway {
         for _ in 0..n {
             tokio::time::timeout(Duration::from_secs(30), self.acked.recv()).await.expect("PUBACK in time").unwrap();
         }
+    }
+
+    /// The next command published on this gateway's `cmd` topic.
+    pub async fn command(&mut self) -> Value {
+        tokio::time::timeout(Duration::from_secs(30), self.commands.recv()).await.expect("a command in time").unwrap()
     }
 
     /// Drops the connection without a DISCONNECT, as a crash would: the
