@@ -48,6 +48,7 @@ deps:
 	cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 	deploy/dev/postgres.sh install
+	deploy/dev/mosquitto.sh install
 	deploy/dev/tansu.sh install
 
 fmt:

@@ -24,16 +24,19 @@ free_port() {
 
 start_servers() {
   trap stop_servers EXIT
-  step "starting PostgreSQL and the Kafka-protocol broker on 127.0.0.1"
+  step "starting PostgreSQL and the Kafka-protocol broker on 127.0.0.1; finding Mosquitto"
   export WM_TEST_PG_URL
   WM_TEST_PG_URL=$(deploy/dev/postgres.sh start "$(free_port)" "$servers_dir/pg")
   local kafka_port
   kafka_port=$(free_port)
   deploy/dev/tansu.sh start "$kafka_port" "$servers_dir/kafka"
   export WM_TEST_KAFKA_BROKERS="127.0.0.1:$kafka_port"
+  # Each test that needs Mosquitto starts one of its own with this binary.
+  export WM_TEST_MOSQUITTO
+  WM_TEST_MOSQUITTO=$(deploy/dev/mosquitto.sh path)
   # A test that cannot find a server fails instead of skipping.
   export WM_REQUIRE_SERVERS=1
-  echo "PostgreSQL: $WM_TEST_PG_URL  Kafka: $WM_TEST_KAFKA_BROKERS"
+  echo "PostgreSQL: $WM_TEST_PG_URL  Kafka: $WM_TEST_KAFKA_BROKERS  Mosquitto: $WM_TEST_MOSQUITTO"
 }
 
 lint() {

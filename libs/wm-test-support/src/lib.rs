@@ -7,6 +7,7 @@
 //! can never turn a red suite green.
 
 pub mod db;
+pub mod mqtt;
 pub mod servers;
 
 pub use db::TestDb;

@@ -4,6 +4,8 @@
 pub const PG_URL: &str = "WM_TEST_PG_URL";
 /// Kafka bootstrap servers, e.g. `127.0.0.1:19092`.
 pub const KAFKA_BROKERS: &str = "WM_TEST_KAFKA_BROKERS";
+/// The `mosquitto` binary; each test starts a broker of its own with it.
+pub const MOSQUITTO: &str = "WM_TEST_MOSQUITTO";
 /// Set to `1` to turn a missing server into a failure instead of a skip.
 pub const REQUIRE_SERVERS: &str = "WM_REQUIRE_SERVERS";
 
@@ -31,4 +33,8 @@ pub fn postgres_url() -> Option<String> {
 
 pub fn kafka_brokers() -> Option<String> {
     find(KAFKA_BROKERS)
+}
+
+pub fn mosquitto() -> Option<String> {
+    find(MOSQUITTO)
 }

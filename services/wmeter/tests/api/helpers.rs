@@ -8,7 +8,7 @@ use wm_domain::ManualClock;
 use wm_eventlog::EventLog;
 use wm_http::auth::{AccessTokens, Role as UserRole};
 use wm_proto::Envelope;
-use wm_test_support::TestDb;
+use wm_test_support::{TestDb, mqtt::Mosquitto};
 use wmeter::{
     Application, Role,
     config::{Mode, Settings},
@@ -28,8 +28,9 @@ pub struct TestApp {
     log: Option<Arc<dyn EventLog>>,
     /// The application's time: it stands still until a test moves it.
     pub clock: Arc<ManualClock>,
-    /// The embedded MQTT broker's address and the gateways' login on it.
+    /// The MQTT broker's address and the gateways' login on it.
     pub broker: Option<(std::net::SocketAddr, (String, String))>,
+    _mosquitto: Option<Mosquitto>,
 }
 
 /// The embedded application on a free port, with its own SQLite database
@@ -42,13 +43,14 @@ pub async fn spawn_app() -> TestApp {
 }
 
 /// The whole application in one process once per database backend: SQLite
-/// with the embedded log, and PostgreSQL with the Kafka log when both
-/// servers are configured.
+/// with the embedded log and MQTT broker, and PostgreSQL with the Kafka log
+/// and a Mosquitto of its own when those servers are configured.
 pub async fn spawn_each(adjust: impl Fn(&mut Settings)) -> Vec<TestApp> {
     let mut apps = Vec::new();
     for db in TestDb::each().await {
         let mut settings = Settings::default();
         settings.database = db.settings().clone();
+        let mut mosquitto = None;
         if db.backend() == wm_storage::Backend::Postgres {
             let Some(brokers) = wm_test_support::servers::kafka_brokers() else { continue };
             settings.event_log = wm_eventlog::EventLogSettings::Kafka(wm_eventlog::kafka::KafkaSettings {
@@ -58,12 +60,30 @@ pub async fn spawn_each(adjust: impl Fn(&mut Settings)) -> Vec<TestApp> {
                 namespace: format!("t{}.", uuid::Uuid::now_v7().simple()),
                 ..wm_eventlog::kafka::KafkaSettings::with_brokers(brokers)
             });
+            let Some(broker) = Mosquitto::start(&[(SERVICE_LOGIN, SERVICE_LOGIN), (GATEWAY_LOGIN, GATEWAY_LOGIN)])
+            else {
+                continue;
+            };
+            settings.mqtt.broker = broker.url();
+            (settings.mqtt.username, settings.mqtt.password) =
+                (SERVICE_LOGIN.to_owned(), Some(SERVICE_LOGIN.to_owned()));
+            settings.mqtt.shared_group = "wmeter-ingest".to_owned();
+            mosquitto = Some(broker);
         }
         adjust(&mut settings);
-        apps.push(spawn_with(settings, Mode::Embedded, Role::Embedded, Some(db)).await);
+        let mut app = spawn_with(settings, Mode::Embedded, Role::Embedded, Some(db)).await;
+        if let Some(broker) = mosquitto {
+            app.broker = Some((broker.addr, (GATEWAY_LOGIN.to_owned(), GATEWAY_LOGIN.to_owned())));
+            app._mosquitto = Some(broker);
+        }
+        apps.push(app);
     }
     apps
 }
+
+/// The logins (username = password) of a test's own Mosquitto.
+const SERVICE_LOGIN: &str = "wmeter-test";
+const GATEWAY_LOGIN: &str = "gateway-test";
 
 /// `role` on a free port with `settings`, serving a stand-in dashboard.
 pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Option<TestDb>) -> TestApp {
@@ -94,6 +114,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
         log,
         clock,
         broker,
+        _mosquitto: None,
     }
 }
 

@@ -1,0 +1,100 @@
+//! A Mosquitto broker of a test's own, on a free port of 127.0.0.1, with
+//! password logins; stopped when dropped. One broker per test keeps tests
+//! that use the same topics apart.
+
+use std::{
+    net::{SocketAddr, TcpListener, TcpStream},
+    path::Path,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use crate::servers;
+
+/// A running Mosquitto.
+#[derive(Debug)]
+pub struct Mosquitto {
+    pub addr: SocketAddr,
+    /// The logins it admits: `(username, password)`.
+    pub logins: Vec<(String, String)>,
+    child: Child,
+    _dir: tempfile::TempDir,
+}
+
+impl Mosquitto {
+    /// Starts one admitting `logins`, or `None` (skip) when the binary is
+    /// not configured.
+    ///
+    /// # Panics
+    /// When it cannot start: a test must not pass without its broker.
+    pub fn start(logins: &[(&str, &str)]) -> Option<Mosquitto> {
+        let binary = servers::mosquitto()?;
+        let dir = tempfile::tempdir().expect("a folder for mosquitto");
+        // Started as root, mosquitto drops to its own user, which must read
+        // its configuration.
+        readable(dir.path());
+        let passwords = dir.path().join("passwords");
+        std::fs::write(&passwords, "").expect("password file");
+        for (username, password) in logins {
+            let status = Command::new(passwd_tool(&binary))
+                .arg("-b")
+                .arg(&passwords)
+                .args([username, password])
+                .status()
+                .expect("run mosquitto_passwd");
+            assert!(status.success(), "mosquitto_passwd failed");
+        }
+        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        let config = dir.path().join("mosquitto.conf");
+        std::fs::write(
+            &config,
+            format!(
+                "listener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\npersistence false\n\
+                 max_inflight_messages 100\nmax_queued_messages 100000\nlog_dest stderr\nlog_type error\n",
+                passwords.display()
+            ),
+        )
+        .expect("config");
+        readable(&passwords);
+        readable(&config);
+        let child = Command::new(&binary)
+            .arg("-c")
+            .arg(&config)
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start mosquitto");
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let started = Instant::now();
+        while TcpStream::connect(addr).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(10), "mosquitto did not listen on {addr}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let logins = logins.iter().map(|(u, p)| ((*u).to_owned(), (*p).to_owned())).collect();
+        Some(Mosquitto { addr, logins, child, _dir: dir })
+    }
+
+    /// `mqtt://127.0.0.1:port`.
+    pub fn url(&self) -> String {
+        format!("mqtt://{}", self.addr)
+    }
+}
+
+fn readable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = if path.is_dir() { 0o755 } else { 0o644 };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("permissions");
+}
+
+/// `mosquitto_passwd`, beside the broker or on the PATH.
+fn passwd_tool(binary: &str) -> String {
+    let beside = Path::new(binary).with_file_name("mosquitto_passwd");
+    if beside.exists() { beside.display().to_string() } else { "mosquitto_passwd".to_owned() }
+}
+
+impl Drop for Mosquitto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
