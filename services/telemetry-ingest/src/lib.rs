@@ -17,6 +17,7 @@ pub mod ingest;
 pub mod mqtt;
 pub mod projections;
 mod routes;
+pub mod simulator;
 pub mod storage;
 pub mod uplink;
 

@@ -45,6 +45,7 @@ pub struct Application {
     server: Server,
     wiring: Wiring,
     mqtt: Option<wm_telemetry_ingest::Mqtt>,
+    registry: Option<web::Data<wm_device_registry::RegistryState>>,
     shutdown_timeout: Duration,
 }
 
@@ -85,6 +86,7 @@ impl Application {
             server,
             wiring,
             mqtt,
+            registry: services.registry.clone(),
             shutdown_timeout: Duration::from_secs(settings.http.shutdown_timeout_secs),
         })
     }
@@ -99,6 +101,19 @@ impl Application {
     pub fn embedded_broker(&self) -> Option<(std::net::SocketAddr, (String, String))> {
         let mqtt = self.mqtt.as_ref()?;
         Some((mqtt.broker.as_ref()?.addr(), mqtt.gateway_login.clone()?))
+    }
+
+    /// The registry's write side, when this process runs the registry.
+    pub fn registry(&self) -> Option<&wm_device_registry::commands::Commands> {
+        self.registry.as_ref().map(|r| &r.commands)
+    }
+
+    /// Runs `task` in the background until the application stops.
+    pub fn spawn<F>(&mut self, task: impl FnOnce(tokio_util::sync::CancellationToken) -> F)
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        self.wiring.spawn(task);
     }
 
     /// The process's event log, when it has one.

@@ -33,6 +33,9 @@ pub enum Command {
     /// Rebuild every projection from the start of the event log, with
     /// external effects (SSE pushes, valve commands) suppressed.
     Replay,
+    /// Simulate a fleet of gateways over MQTT: readings, BLE signal,
+    /// discoveries, alerts, shutdown requests, silences, valve-command acks.
+    Simulate(SimulateArgs),
     /// Manage the users who may sign in.
     User {
         #[command(subcommand)]
@@ -43,6 +46,41 @@ pub enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SimulateArgs {
+    /// Gateways in the simulated network.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub gateways: u32,
+    /// Water meters, shared among the gateways.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=10_000_000))]
+    pub meters: u32,
+    /// Uplinks per second, across the fleet (0.1 to 100000).
+    #[arg(long, default_value_t = 10.0)]
+    pub rate: f64,
+    /// Seconds to run; 0 runs until Ctrl-C.
+    #[arg(long, default_value_t = 0)]
+    pub duration: u64,
+    /// Picks the network's identifiers: the same seed, the same network.
+    #[arg(long, default_value_t = 2)]
+    pub seed: u8,
+    /// Register the network through the API first (devices already
+    /// registered are kept). The password is read from WMETER_SIM_PASSWORD,
+    /// or from standard input.
+    #[arg(long)]
+    pub register: bool,
+    /// The API to register through.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    pub api: String,
+    /// Who registers (an operator or an admin).
+    #[arg(long, default_value = "admin")]
+    pub username: String,
+    /// The MQTT broker, mqtt://host:port; by default the embedded one
+    /// (mqtt.listen). Gateways sign in with mqtt.gateway_username and
+    /// mqtt.gateway_password.
+    #[arg(long)]
+    pub broker: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

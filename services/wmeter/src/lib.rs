@@ -5,6 +5,7 @@ pub mod app;
 pub mod cli;
 pub mod commands;
 pub mod config;
+mod demo;
 mod jwt_key;
 mod readiness;
 mod services;

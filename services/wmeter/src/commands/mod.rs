@@ -2,8 +2,10 @@
 
 mod config_print;
 mod migrate;
+mod password;
 mod replay;
 mod serve;
+mod simulate;
 mod user;
 
 use std::path::Path;
@@ -20,6 +22,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Run { service } => serve::service(load(file, Mode::Distributed)?, service).await,
         Command::Migrate => migrate::run(load(file, Mode::Embedded)?).await,
         Command::Replay => replay::run(load(file, Mode::Embedded)?).await,
+        Command::Simulate(args) => simulate::run(load(file, Mode::Embedded)?, args).await,
         Command::User { command } => user::run(load(file, Mode::Embedded)?, command).await,
         Command::Config { command: ConfigCommand::Print { mode } } => {
             let mode = match mode {

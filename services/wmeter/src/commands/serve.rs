@@ -12,7 +12,7 @@ pub async fn embedded(mut settings: Settings, demo: bool) -> anyhow::Result<()> 
         settings.auth.sessions.secure_cookie = false;
     }
     let _telemetry = wm_http::telemetry::init(&settings.log, "wmeter")?;
-    let app = Application::build(&settings, Role::Embedded).await?;
+    let mut app = Application::build(&settings, Role::Embedded).await?;
     println!("w-meter is running at {}", app.url());
     if let Some((addr, (username, password))) = app.embedded_broker() {
         println!("MQTT broker at mqtt://{addr}");
@@ -28,7 +28,7 @@ pub async fn embedded(mut settings: Settings, demo: bool) -> anyhow::Result<()> 
     }
     if demo {
         print_demo_users(&app).await?;
-        println!("demo mode: the demo network and the gateway simulator are not built yet");
+        crate::demo::start(&mut app).await?;
     }
     app.run_until_stopped().await
 }

@@ -1,5 +1,3 @@
-use std::io::{BufRead, IsTerminal};
-
 use anyhow::{Context, bail};
 use wm_auth::{
     accounts,
@@ -35,7 +33,7 @@ pub async fn run(settings: Settings, command: UserCommand) -> anyhow::Result<()>
 
 async fn add(db: &Db, audit: &Audit, username: &str, role: &str) -> anyhow::Result<()> {
     let role = role.parse().map_err(anyhow::Error::msg)?;
-    let password = read_password(username)?;
+    let password = super::password::read(username)?;
     let user = accounts::create(db, audit, CLI_ACTOR, username, &password, role).await?;
     println!("created {} ({}) with id {}", user.username, user.role, user.id);
     Ok(())
@@ -49,20 +47,4 @@ async fn list(db: &Db) -> anyhow::Result<()> {
         println!("{:<24}  {:<24}  {:<8}  {:<8}  {created}", user.id, user.username, user.role.as_str(), status);
     }
     Ok(())
-}
-
-/// One line from standard input, or a prompt without echo on a terminal.
-/// Never from the command line, where it would land in shell history.
-fn read_password(username: &str) -> anyhow::Result<String> {
-    let password = if std::io::stdin().is_terminal() {
-        rpassword::prompt_password(format!("password for {username}: ")).context("reading the password")?
-    } else {
-        let mut line = String::new();
-        std::io::stdin().lock().read_line(&mut line).context("reading the password from standard input")?;
-        line.trim_end_matches(['\r', '\n']).to_owned()
-    };
-    if password.is_empty() {
-        bail!("no password given: pipe it on standard input or type it at the prompt");
-    }
-    Ok(password)
 }

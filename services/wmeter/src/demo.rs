@@ -1,0 +1,81 @@
+//! `wmeter serve --demo`: a network registered on the first run, and the
+//! gateway simulator feeding it through the embedded broker, so the
+//! dashboard is alive from the start.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use wm_device_registry::{
+    RegistryError,
+    commands::Commands,
+    domain::{gateway::NewGateway, meter::NewMeter},
+};
+use wm_domain::{BleAddress, GpsCoordinates, Imei, MacAddress, PhoneNumber, SerialNumber};
+use wm_telemetry_ingest::{
+    mqtt::link::Login,
+    simulator::{self, SimGateway, SimSettings},
+};
+
+use crate::app::Application;
+
+/// The demo network: gateways, meters, and the seed of their identifiers.
+const GATEWAYS: u32 = 8;
+const METERS: u32 = 60;
+const SEED: u8 = 1;
+/// Who the demo's registrations are by.
+const ACTOR: &str = "system:demo";
+
+/// Registers what is missing of the demo network and starts the simulator.
+pub async fn start(app: &mut Application) -> anyhow::Result<()> {
+    let fleet = simulator::fleet(GATEWAYS, METERS, SEED);
+    let commands = app.registry().context("the demo needs the registry")?.clone();
+    let registered = register(&commands, &fleet).await?;
+    if registered > 0 {
+        println!("demo network: registered {GATEWAYS} gateways and {METERS} water meters");
+    }
+    let (addr, (username, password)) = app.embedded_broker().context("the demo needs the embedded broker")?;
+    let login = Login { host: addr.ip().to_string(), port: addr.port(), client_id: String::new(), username, password };
+    let settings = SimSettings { rate: 5.0, duration: None, silence: Duration::from_secs(3 * 3600), seed: 7 };
+    app.spawn(move |stop| async move {
+        // Ingest learns new devices from the registry's events: give it a moment.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let stats = simulator::run(&fleet, &login, &settings, stop).await;
+        tracing::info!(sent = stats.sent, acked = stats.commands_acked, "demo simulator stopped");
+    });
+    println!("demo simulator: {GATEWAYS} gateways publishing about 5 messages a second");
+    Ok(())
+}
+
+/// Registers each device of `fleet` not registered yet; returns how many.
+async fn register(commands: &Commands, fleet: &[SimGateway]) -> anyhow::Result<usize> {
+    let mut registered = 0;
+    for gateway in fleet {
+        let new = NewGateway {
+            serial_number: SerialNumber::parse(&gateway.serial)?,
+            imei: Imei::parse(&gateway.imei)?,
+            phone_number: PhoneNumber::parse(&gateway.phone_number)?,
+            ble_address: BleAddress::parse(&gateway.ble_address)?,
+            mac_address: MacAddress::parse(&gateway.mac_address)?,
+            gps: GpsCoordinates::new(gateway.gps.0, gateway.gps.1).ok(),
+        };
+        registered += usize::from(fresh(commands.register_gateway(ACTOR, new).await)?);
+        for meter in &gateway.meters {
+            let new = NewMeter {
+                serial_number: SerialNumber::parse(&meter.serial)?,
+                ble_address: BleAddress::parse(&meter.ble_address)?,
+                gps: GpsCoordinates::new(meter.gps.0, meter.gps.1).ok(),
+            };
+            registered += usize::from(fresh(commands.register_meter(ACTOR, new).await)?);
+        }
+    }
+    Ok(registered)
+}
+
+/// Whether a registration was new; one already done is not an error.
+fn fresh<T>(result: Result<T, RegistryError>) -> anyhow::Result<bool> {
+    match result {
+        Ok(_) => Ok(true),
+        Err(RegistryError::Taken(_)) => Ok(false),
+        Err(e) => Err(anyhow::Error::new(e).context("registering the demo network")),
+    }
+}

@@ -1,0 +1,103 @@
+//! The `wmeter` binary as an operator meets it: configuration errors, the
+//! embedded server's banner and its SIGTERM shutdown, users, migrations,
+//! the demo and the simulator.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
+
+mod config;
+mod demo;
+mod schema;
+mod serve;
+mod simulate;
+mod users;
+
+use std::{
+    process::{Command, Output, Stdio},
+    time::Duration,
+};
+
+pub fn wmeter() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_wmeter"));
+    // Start from a clean slate: only what each test sets.
+    for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("WMETER_")) {
+        command.env_remove(key);
+    }
+    command.env("WMETER_LOG__FORMAT", "pretty");
+    command
+}
+
+pub fn run(command: &mut Command) -> (i32, String) {
+    let Output { status, stderr, .. } = command.output().unwrap();
+    (status.code().unwrap_or(-1), String::from_utf8_lossy(&stderr).into_owned())
+}
+
+/// `wmeter` with `args` on a free port, keeping its database, key and
+/// (empty) dashboard in `dir`; its standard output is piped.
+pub fn serve(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
+    serve_with(dir, args, &[])
+}
+
+/// [`serve`] with more environment variables.
+pub fn serve_with(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
+    wmeter()
+        .args(args)
+        .envs(env.iter().copied())
+        .env("WMETER_HTTP__PORT", "0")
+        .env("WMETER_MQTT__LISTEN", "127.0.0.1:0")
+        .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.display()))
+        .env("WMETER_WEB__STATIC_DIR", dir)
+        .env("WMETER_AUTH__KEY_FILE", dir.join("jwt.key"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+pub fn wait(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let started = std::time::Instant::now();
+    while started.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    None
+}
+
+/// Plain HTTP/1.1 requests, without pulling a blocking HTTP client into the
+/// build.
+pub mod plain_http {
+    /// The status and the whole response (headers and body).
+    pub fn send(method: &str, url: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+        use std::io::{Read, Write};
+        let rest = url.strip_prefix("http://").unwrap();
+        let (host, path) = rest.split_once('/').map_or((rest, ""), |(h, p)| (h, p));
+        let mut stream = std::net::TcpStream::connect(host).unwrap();
+        let mut request = format!("{method} /{path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status = response.split_whitespace().nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
+        (status, response)
+    }
+
+    pub fn post_json(url: &str, body: &str) -> (u16, String) {
+        send("POST", url, &[("Content-Type", "application/json")], body)
+    }
+
+    pub fn get_status(url: &str) -> u16 {
+        send("GET", url, &[], "").0
+    }
+
+    /// The JSON body of a GET with a bearer token.
+    pub fn get_json(url: &str, token: &str) -> serde_json::Value {
+        let (status, response) = send("GET", url, &[("Authorization", &format!("Bearer {token}"))], "");
+        assert_eq!(status, 200, "{response}");
+        serde_json::from_str(response.split_once("\r\n\r\n").unwrap().1).unwrap()
+    }
+}
