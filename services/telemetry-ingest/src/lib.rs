@@ -16,6 +16,7 @@
 pub mod ingest;
 pub mod mqtt;
 pub mod projections;
+pub mod retention;
 mod routes;
 pub mod simulator;
 pub mod storage;

@@ -75,6 +75,8 @@ impl Services {
                  publish to, mqtt://host:port"
             );
         }
+        let (retained, settings_telemetry) = (ingest.get_ref().clone(), settings.telemetry.clone());
+        wiring.spawn(|stop| wm_telemetry_ingest::retention::run(retained, settings_telemetry, stop));
         let mqtt = wm_telemetry_ingest::start_mqtt(&settings.mqtt, ingest.get_ref().clone(), wiring.stop_token())
             .await
             .context("mqtt")?;

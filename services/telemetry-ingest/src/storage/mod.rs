@@ -4,6 +4,7 @@
 pub mod commands;
 pub mod directory;
 pub mod reads;
+pub mod retention;
 pub mod telemetry;
 
 /// Runs one statement in a transaction and returns the rows it changed.

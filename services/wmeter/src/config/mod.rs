@@ -13,7 +13,7 @@ use wm_device_registry::DeviceSettings;
 use wm_eventlog::{EventLogError, EventLogSettings, kafka::KafkaSettings};
 use wm_http::{HttpSettings, telemetry::LogSettings};
 use wm_storage::{Backend, DatabaseSettings};
-use wm_telemetry_ingest::mqtt::settings::MqttSettings;
+use wm_telemetry_ingest::{mqtt::settings::MqttSettings, retention::TelemetrySettings};
 
 pub use auth::AuthSettings;
 pub use error::ConfigError;
@@ -32,6 +32,7 @@ pub struct Settings {
     pub auth: AuthSettings,
     pub devices: DeviceSettings,
     pub mqtt: MqttSettings,
+    pub telemetry: TelemetrySettings,
 }
 
 /// The `web` section.
@@ -68,6 +69,7 @@ impl Settings {
         self.validate_event_log(mode, backend)?;
         self.devices.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.mqtt.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
+        self.telemetry.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
 
         self.auth.validate(mode)
     }

@@ -1,0 +1,39 @@
+//! Retention: telemetry older than the configured period is deleted, in
+//! small batches so no transaction holds the tables for long.
+
+use wm_storage::{Db, with_pool};
+
+/// Tables pruned, and the column holding each row's time (µs).
+const TABLES: [(&str, &str); 5] = [
+    ("gateway_activity", "occurred_at"),
+    ("ble_activity", "occurred_at"),
+    ("readings", "occurred_at"),
+    ("discoveries", "occurred_at"),
+    ("ingest_messages", "received_at"),
+];
+/// Rows deleted per statement.
+const BATCH: i64 = 5_000;
+
+/// Deletes every row older than `before` (µs); returns how many.
+pub async fn prune(db: &Db, before: i64) -> Result<u64, sqlx::Error> {
+    let mut deleted = 0;
+    for (table, column) in TABLES {
+        // `DELETE … LIMIT` is not portable; a keyed subquery is.
+        let key = if table == "ingest_messages" { "gateway_id, message_id" } else { "event_id" };
+        let sql =
+            format!("DELETE FROM {table} WHERE ({key}) IN (SELECT {key} FROM {table} WHERE {column} < $1 LIMIT $2)");
+        loop {
+            let n = with_pool!(db, pool => sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
+                .bind(before)
+                .bind(BATCH)
+                .execute(pool)
+                .await
+                .map(|r| r.rows_affected()))?;
+            deleted += n;
+            if n < u64::try_from(BATCH).unwrap_or(u64::MAX) {
+                break;
+            }
+        }
+    }
+    Ok(deleted)
+}

@@ -1,0 +1,48 @@
+//! Telemetry past its retention is deleted, on both databases; newer rows
+//! and the tables that are state, not history, stay.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
+
+use wm_storage::with_pool;
+use wm_telemetry_ingest::storage::retention;
+use wm_test_support::TestDb;
+
+const DAY: i64 = 86_400_000_000;
+
+async fn count(db: &TestDb, table: &str) -> i64 {
+    let sql = format!("SELECT COUNT(*) FROM {table}");
+    with_pool!(db.db(), pool => sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).fetch_one(pool).await).unwrap()
+}
+
+async fn exec(db: &TestDb, sql: &str, id: &str, at: i64) {
+    with_pool!(db.db(), pool => sqlx::query(sqlx::AssertSqlSafe(sql.to_owned())).bind(id).bind(at).execute(pool).await.map(|_| ()))
+        .unwrap();
+}
+
+#[tokio::test]
+async fn old_telemetry_goes_and_the_rest_stays() {
+    for db in TestDb::each().await {
+        db.migrate(&wm_telemetry_ingest::MIGRATIONS).await.unwrap();
+        let now = 100 * DAY;
+        for (n, at) in (0..12_000).map(|n| (n, if n < 11_000 { now - 10 * DAY } else { now })) {
+            let id = format!("e{n}");
+            exec(&db, "INSERT INTO readings (event_id, meter_id, gateway_id, record_ml, occurred_at) VALUES ($1, 'm', 'g', 1, $2)", &id, at).await;
+        }
+        exec(&db, "INSERT INTO gateway_activity (event_id, gateway_id, mqtt_topic, action, occurred_at) VALUES ($1, 'g', 't', 'a', $2)", "old", now - 10 * DAY).await;
+        exec(
+            &db,
+            "INSERT INTO ingest_messages (gateway_id, message_id, received_at) VALUES ($1, 1, $2)",
+            "g",
+            now - 10 * DAY,
+        )
+        .await;
+        exec(&db, "INSERT INTO alerts (meter_id, alert_type, raised, received_at, updated_at) VALUES ($1, 'leak', TRUE, $2, $2)", "m", now - 10 * DAY).await;
+
+        let deleted = retention::prune(&db, now - 7 * DAY).await.unwrap();
+        assert_eq!(deleted, 11_002, "{:?}", db.backend());
+        assert_eq!(count(&db, "readings").await, 1_000);
+        assert_eq!(count(&db, "gateway_activity").await, 0);
+        assert_eq!(count(&db, "ingest_messages").await, 0);
+        assert_eq!(count(&db, "alerts").await, 1, "an alert is state, not history");
+    }
+}
