@@ -1,16 +1,84 @@
 //! Notification service: per-user notifications and the live SSE stream.
 //!
-//! Owns /api/notifications*: per-user notifications and the SSE stream (issue 6).
+//! Owns `/api/notifications*` (issue 6). Alerts and shutdown requests
+//! become a notification for every active admin and operator ([`rules`],
+//! [`projections`]); gateways going lost and coming back too ([`lost`]).
+//! Each notification is stored per user and published on
+//! `wmeter.notifications.v1` (keyed by the user), which wakes the streams
+//! of every replica ([`push`], [`hub`]); the stream reads from the table,
+//! so `Last-Event-ID` resumes without loss.
+//!
 //! In the embedded mode `wmeter serve` mounts [`configure`] into the one
 //! `App`; in the distributed mode `wmeter run notification` serves it alone.
-//! Routes are registered as resources, never as scopes, because services
-//! share the `/api/proxy` prefix and an actix scope would swallow the
-//! other services' paths.
+
+pub mod hub;
+pub mod lost;
+pub mod projections;
+pub mod push;
+mod routes;
+pub mod rules;
+pub mod state;
+pub mod storage;
+
+use std::{sync::Arc, time::Duration};
 
 use actix_web::web;
+use wm_domain::Clock;
+use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
+use wm_storage::{Db, Migration, Migrations};
 
-/// The service's name, as given to `wmeter run`.
+pub use state::{NotificationSettings, NotificationState};
+
+/// The service's name, as given to `wmeter run`; also its outbox source.
 pub const NAME: &str = "notification";
 
-/// Mounts this service's routes.
-pub fn configure(_cfg: &mut web::ServiceConfig) {}
+/// The service's tables. It also needs the outbox.
+pub const MIGRATIONS: Migrations = Migrations {
+    component: "notification",
+    sqlite: &[Migration {
+        version: 1,
+        name: "notifications",
+        sql: include_str!("../migrations/sqlite/0001_notifications.sql"),
+    }],
+    postgres: &[Migration {
+        version: 1,
+        name: "notifications",
+        sql: include_str!("../migrations/postgres/0001_notifications.sql"),
+    }],
+};
+
+/// The service's state and the relay that publishes its events.
+pub fn build(
+    db: Db,
+    log: Arc<dyn EventLog>,
+    clock: Arc<dyn Clock>,
+    gateway_lost_after: Duration,
+    heartbeat: Duration,
+) -> (web::Data<NotificationState>, Relay) {
+    let relay = Relay::new(db.clone(), log, NAME);
+    let state =
+        NotificationState { db, relay: relay.clone(), clock, hub: Arc::default(), gateway_lost_after, heartbeat };
+    (web::Data::new(state), relay)
+}
+
+/// The service's projections, in rebuild order.
+pub fn projections(state: &NotificationState) -> Vec<Arc<dyn Projection>> {
+    vec![
+        Arc::new(projections::DirectoryProjection(state.clone())),
+        Arc::new(projections::RulesProjection(state.clone())),
+        Arc::new(projections::InboxProjection(state.clone())),
+    ]
+}
+
+/// The service's part of the OpenAPI document.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    <routes::NotificationApi as utoipa::OpenApi>::openapi()
+}
+
+/// Mounts this service's routes with its state.
+pub fn configure(state: web::Data<NotificationState>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(state);
+        routes::configure(cfg);
+    }
+}

@@ -46,6 +46,8 @@ pub struct Application {
     wiring: Wiring,
     mqtt: Option<wm_telemetry_ingest::Mqtt>,
     registry: Option<web::Data<wm_device_registry::RegistryState>>,
+    /// The open notification streams, closed before HTTP drains.
+    streams: Option<Arc<wm_notification::hub::Hub>>,
     shutdown_timeout: Duration,
 }
 
@@ -69,7 +71,7 @@ impl Application {
         role: Role,
         clock: Arc<dyn Clock>,
     ) -> anyhow::Result<Application> {
-        let mut wiring = wiring::connect(settings, role).await?;
+        let mut wiring = wiring::connect(settings, role, clock.clone()).await?;
         let listener = TcpListener::bind(settings.http.address())
             .with_context(|| format!("http: cannot listen on {}", settings.http.address()))?;
         let port = listener.local_addr()?.port();
@@ -87,6 +89,7 @@ impl Application {
             wiring,
             mqtt,
             registry: services.registry.clone(),
+            streams: services.notification.as_ref().map(|n| n.hub.clone()),
             shutdown_timeout: Duration::from_secs(settings.http.shutdown_timeout_secs),
         })
     }
@@ -146,6 +149,10 @@ impl Application {
             result = &mut server => Some(result),
         };
         if served.is_none() {
+            // Streams never finish by themselves: end them, or draining waits them out.
+            if let Some(streams) = &self.streams {
+                streams.close_all();
+            }
             tracing::info!(timeout_secs = self.shutdown_timeout.as_secs(), "draining HTTP");
             handle.stop(true).await;
         }
@@ -172,9 +179,15 @@ fn http_server(
     let http_metrics = HttpMetrics::register(&mut metrics);
     let health = Health::new(readiness_checks(wiring), metrics);
     let uptime = wm_gateway::Uptime::since_now();
-    let api = wm_gateway::openapi([wm_auth::openapi(), wm_telemetry_ingest::openapi(), wm_device_registry::openapi()]);
+    let api = wm_gateway::openapi([
+        wm_auth::openapi(),
+        wm_telemetry_ingest::openapi(),
+        wm_device_registry::openapi(),
+        wm_notification::openapi(),
+    ]);
     let static_dir = settings.web.static_dir.clone();
     let (auth, registry, ingest) = (services.auth.clone(), services.registry.clone(), services.ingest.clone());
+    let notification = services.notification.clone();
     let tokens = web::Data::new(services.tokens.clone());
     let HttpSettings { max_body_bytes, shutdown_timeout_secs, .. } = settings.http;
     let server = HttpServer::new(move || {
@@ -197,8 +210,8 @@ fn http_server(
         if let Some(registry) = &registry {
             app = app.configure(wm_device_registry::configure(registry.clone()));
         }
-        if role.mounts(Service::Notification) {
-            app = app.configure(wm_notification::configure);
+        if let Some(notification) = &notification {
+            app = app.configure(wm_notification::configure(notification.clone()));
         }
         if role.mounts(Service::Gateway) {
             app = app

@@ -18,6 +18,7 @@ pub struct Services {
     pub auth: Option<web::Data<wm_auth::AuthState>>,
     pub registry: Option<web::Data<wm_device_registry::RegistryState>>,
     pub ingest: Option<web::Data<wm_telemetry_ingest::ingest::Ingest>>,
+    pub notification: Option<web::Data<wm_notification::NotificationState>>,
     relays: Vec<Relay>,
 }
 
@@ -34,6 +35,7 @@ impl Services {
             auth: None,
             registry: None,
             ingest: None,
+            notification: None,
             relays: Vec::new(),
         };
         let (Some(db), Some(log)) = (wiring.db(), wiring.event_log()) else { return Ok(services) };
@@ -55,6 +57,13 @@ impl Services {
             services.ingest = Some(state);
             services.relays.push(relay);
         }
+        if let Some((state, relay)) = wiring.notification() {
+            log.ensure_topics(&[wm_proto::topics::NOTIFICATIONS])
+                .await
+                .context("event_log: the notifications topic")?;
+            services.notification = Some(state.clone());
+            services.relays.push(relay.clone());
+        }
         Ok(services)
     }
 
@@ -67,6 +76,11 @@ impl Services {
     ) -> anyhow::Result<Option<wm_telemetry_ingest::Mqtt>> {
         for relay in self.relays.clone() {
             wiring.spawn(|stop| relay.run(stop));
+        }
+        if let (Some(state), Some(log)) = (&self.notification, wiring.event_log().cloned()) {
+            let (pushed, checked) = (state.get_ref().clone(), state.get_ref().clone());
+            wiring.spawn(|stop| wm_notification::push::run(pushed, log, stop));
+            wiring.spawn(|stop| wm_notification::lost::run(checked, stop));
         }
         let Some(ingest) = &self.ingest else { return Ok(None) };
         if role != Role::Embedded && settings.mqtt.is_embedded() {

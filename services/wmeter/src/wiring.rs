@@ -13,6 +13,8 @@ use wm_eventlog::{
 };
 use wm_storage::{Db, Migrations};
 
+use wm_domain::Clock;
+
 use crate::{app::Role, cli::Service, config::Settings};
 
 /// The connections and background consumers of a running process, stopped
@@ -22,13 +24,23 @@ pub struct Wiring {
     db: Option<Db>,
     event_log: Option<Arc<dyn EventLog>>,
     projections: Vec<Arc<dyn Projection>>,
+    /// The notification service's state and relay, when this role runs it
+    /// (its projections need them).
+    notification: Option<(actix_web::web::Data<wm_notification::NotificationState>, wm_eventlog::outbox::Relay)>,
     stop: CancellationToken,
     consumers: JoinSet<()>,
 }
 
 impl Wiring {
     fn new(db: Option<Db>, event_log: Option<Arc<dyn EventLog>>) -> Self {
-        Self { db, event_log, projections: Vec::new(), stop: CancellationToken::new(), consumers: JoinSet::new() }
+        Self {
+            db,
+            event_log,
+            projections: Vec::new(),
+            notification: None,
+            stop: CancellationToken::new(),
+            consumers: JoinSet::new(),
+        }
     }
 
     pub fn db(&self) -> Option<&Db> {
@@ -37,6 +49,13 @@ impl Wiring {
 
     pub fn event_log(&self) -> Option<&Arc<dyn EventLog>> {
         self.event_log.as_ref()
+    }
+
+    /// The notification service's state and relay, when this role runs it.
+    pub fn notification(
+        &self,
+    ) -> Option<&(actix_web::web::Data<wm_notification::NotificationState>, wm_eventlog::outbox::Relay)> {
+        self.notification.as_ref()
     }
 
     /// The projections of the services this process runs. Services add
@@ -83,7 +102,7 @@ impl Wiring {
 
 /// Connects what `role` needs. The gateway of the distributed mode owns no
 /// tables and reads no events, so it opens neither.
-pub async fn connect(settings: &Settings, role: Role) -> anyhow::Result<Wiring> {
+pub async fn connect(settings: &Settings, role: Role, clock: Arc<dyn Clock>) -> anyhow::Result<Wiring> {
     if role == Role::Service(Service::Gateway) {
         return Ok(Wiring::new(None, None));
     }
@@ -92,12 +111,19 @@ pub async fn connect(settings: &Settings, role: Role) -> anyhow::Result<Wiring> 
         db.migrate(migrations).await.with_context(|| format!("migrating {}", migrations.component))?;
     }
     let event_log = wm_eventlog::open(&settings.event_log, &db).await.context("event_log")?;
-    let mut wiring = Wiring::new(Some(db.clone()), Some(event_log));
+    let mut wiring = Wiring::new(Some(db.clone()), Some(event_log.clone()));
     if role.mounts(Service::DeviceRegistry) {
         wiring.projections.extend(wm_device_registry::projections(&db));
     }
     if role.mounts(Service::TelemetryIngest) {
         wiring.projections.extend(wm_telemetry_ingest::projections(&db));
+    }
+    if role.mounts(Service::Notification) {
+        let lost_after = settings.devices.gateway_lost_after().to_std().unwrap_or(std::time::Duration::MAX);
+        let heartbeat = std::time::Duration::from_secs(settings.notifications.heartbeat_secs);
+        let (state, relay) = wm_notification::build(db, event_log, clock, lost_after, heartbeat);
+        wiring.projections.extend(wm_notification::projections(&state));
+        wiring.notification = Some((state, relay));
     }
     Ok(wiring)
 }
@@ -113,7 +139,7 @@ pub fn migrations(role: Role, settings: &Settings) -> Vec<&'static Migrations> {
     if role.mounts(Service::Auth) {
         all.push(&wm_auth::MIGRATIONS);
     }
-    if role.mounts(Service::DeviceRegistry) || role.mounts(Service::TelemetryIngest) {
+    if [Service::DeviceRegistry, Service::TelemetryIngest, Service::Notification].into_iter().any(|s| role.mounts(s)) {
         all.push(&wm_eventlog::outbox::MIGRATIONS);
     }
     if role.mounts(Service::DeviceRegistry) {
@@ -121,6 +147,9 @@ pub fn migrations(role: Role, settings: &Settings) -> Vec<&'static Migrations> {
     }
     if role.mounts(Service::TelemetryIngest) {
         all.push(&wm_telemetry_ingest::MIGRATIONS);
+    }
+    if role.mounts(Service::Notification) {
+        all.push(&wm_notification::MIGRATIONS);
     }
     all
 }

@@ -136,6 +136,7 @@ fn notifications_and_auth() -> Vec<Payload> {
             event: "leak alert".into(),
             status: "raised".into(),
             created_at: at(1_750_000_002),
+            device_kind: "meter".into(),
         }),
         Payload::NotificationDismissed(NotificationDismissed {
             user_id: USER.into(),

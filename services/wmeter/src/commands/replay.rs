@@ -7,7 +7,7 @@ use crate::{app::Role, config::Settings, wiring};
 /// 0 of the event log. External effects are suppressed, and no consumer
 /// group's offsets move, so running services are not disturbed.
 pub async fn run(settings: Settings) -> anyhow::Result<()> {
-    let wiring = wiring::connect(&settings, Role::Embedded).await?;
+    let wiring = wiring::connect(&settings, Role::Embedded, std::sync::Arc::new(wm_domain::SystemClock)).await?;
     let log = wiring.event_log().context("replay needs the event log")?.clone();
     let projections = wiring.projections();
     if projections.is_empty() {

@@ -16,7 +16,8 @@ use crate::{
 /// `wmeter user add|list|disable`, straight on the auth service's database;
 /// changes are recorded on the event log with the actor `cli`.
 pub async fn run(settings: Settings, command: UserCommand) -> anyhow::Result<()> {
-    let wiring = wiring::connect(&settings, Role::Service(Service::Auth)).await?;
+    let wiring =
+        wiring::connect(&settings, Role::Service(Service::Auth), std::sync::Arc::new(wm_domain::SystemClock)).await?;
     let (Some(db), Some(log)) = (wiring.db(), wiring.event_log()) else { bail!("the auth service has no database") };
     let audit = Audit::open(log.clone()).await.context("event_log: the auth topic")?;
     let result = match command {

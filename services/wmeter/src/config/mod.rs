@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use wm_device_registry::DeviceSettings;
 use wm_eventlog::{EventLogError, EventLogSettings, kafka::KafkaSettings};
 use wm_http::{HttpSettings, telemetry::LogSettings};
+use wm_notification::NotificationSettings;
 use wm_storage::{Backend, DatabaseSettings};
 use wm_telemetry_ingest::{mqtt::settings::MqttSettings, retention::TelemetrySettings};
 
@@ -33,6 +34,7 @@ pub struct Settings {
     pub devices: DeviceSettings,
     pub mqtt: MqttSettings,
     pub telemetry: TelemetrySettings,
+    pub notifications: NotificationSettings,
 }
 
 /// The `web` section.
@@ -70,6 +72,7 @@ impl Settings {
         self.devices.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.mqtt.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.telemetry.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
+        self.notifications.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
 
         self.auth.validate(mode)
     }

@@ -126,7 +126,12 @@ impl TestApp {
 
     /// An access token this app accepts, for a user with `role`.
     pub fn token(&self, role: UserRole) -> String {
-        AccessTokens::new(JWT_KEY.as_bytes(), Default::default()).unwrap().issue("test-user", role).unwrap()
+        self.token_for("test-user", role)
+    }
+
+    /// An access token this app accepts, for the user `user_id`.
+    pub fn token_for(&self, user_id: &str, role: UserRole) -> String {
+        AccessTokens::new(JWT_KEY.as_bytes(), Default::default()).unwrap().issue(user_id, role).unwrap()
     }
 
     /// A request as a signed-in user with `role`.

@@ -6,6 +6,7 @@ mod auth;
 mod distributed;
 mod docs;
 mod helpers;
+mod notifications;
 mod operability;
 mod registry;
 mod spa;

@@ -16,7 +16,8 @@ fn migrate_creates_the_schema_and_is_idempotent() {
         assert_eq!(
             String::from_utf8_lossy(&output.stdout),
             "eventlog: up to date\nauth: up to date\noutbox: up to date\ncheckpoints: up to date\n\
-             device-registry: up to date\ntelemetry-ingest: up to date\n"
+             device-registry: up to date\ntelemetry-ingest: up to date\n\
+             notification: up to date\n"
         );
     }
     assert!(db.is_file());
@@ -34,6 +35,8 @@ fn replay_runs_against_the_configured_log() {
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
         "device-registry.devices: rebuilt from 0 events\ndevice-registry.state: rebuilt from 0 events\n\
-         telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n"
+         telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n\
+         notification.directory: rebuilt from 0 events\nnotification.rules: rebuilt from 0 events\n\
+         notification.inbox: rebuilt from 0 events\n"
     );
 }

@@ -1,0 +1,136 @@
+//! The notification service's projections:
+//! - `notification.rules` turns alerts and shutdown requests into
+//!   notifications, live only (a rebuild restores the notifications from
+//!   their own events instead, and notifies nobody);
+//! - `notification.directory` keeps users, device names and gateway
+//!   sightings, and notifies a lost gateway's return;
+//! - `notification.inbox` rebuilds the notifications from their own events.
+
+use async_trait::async_trait;
+use wm_eventlog::{
+    Record,
+    envelopes::decode,
+    projection::{ApplyError, Effects, Projection},
+};
+use wm_proto::{Payload, topics};
+
+use crate::{
+    rules,
+    state::{NotificationState, stage},
+    storage::{directory, inbox},
+};
+
+#[derive(Clone, Debug)]
+pub struct RulesProjection(pub NotificationState);
+
+#[async_trait]
+impl Projection for RulesProjection {
+    fn name(&self) -> &'static str {
+        "notification.rules"
+    }
+
+    fn topics(&self) -> &'static [&'static str] {
+        &[topics::ALERTS, topics::SHUTDOWN]
+    }
+
+    async fn apply(&self, records: &[Record], effects: Effects) -> Result<(), ApplyError> {
+        if effects == Effects::Suppressed {
+            return Ok(());
+        }
+        let state = &self.0;
+        let mut tx = state.db.begin_write().await?;
+        let mut created = Vec::new();
+        for envelope in records.iter().filter_map(decode) {
+            if let Some(subject) = envelope.payload.as_ref().and_then(rules::subject) {
+                created.extend(rules::notify(&mut tx, &envelope.event_id, &subject, state.clock.now()).await?);
+            }
+        }
+        stage(&mut tx, &created).await?;
+        tx.commit().await?;
+        state.relay.wake();
+        Ok(())
+    }
+
+    /// Nothing to empty: the notifications belong to `notification.inbox`.
+    async fn reset(&self) -> Result<(), ApplyError> {
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct DirectoryProjection(pub NotificationState);
+
+#[async_trait]
+impl Projection for DirectoryProjection {
+    fn name(&self) -> &'static str {
+        "notification.directory"
+    }
+
+    fn topics(&self) -> &'static [&'static str] {
+        &[topics::AUTH, topics::REGISTRY, topics::GATEWAY_ACTIVITY]
+    }
+
+    async fn apply(&self, records: &[Record], effects: Effects) -> Result<(), ApplyError> {
+        let state = &self.0;
+        let mut tx = state.db.begin_write().await?;
+        let mut created = Vec::new();
+        for envelope in records.iter().filter_map(decode) {
+            let Some(payload) = &envelope.payload else { continue };
+            if let Payload::GatewayActivity(activity) = payload {
+                let at = envelope.recorded_at_utc().map_or(0, |t| t.timestamp_micros());
+                let back = directory::gateway_seen(&mut tx, &activity.gateway_id, at).await?;
+                if back && effects == Effects::Live {
+                    let subject = rules::gateway(&activity.gateway_id, false);
+                    created.extend(rules::notify(&mut tx, &envelope.event_id, &subject, state.clock.now()).await?);
+                }
+            } else {
+                directory::apply(&mut tx, payload).await?;
+            }
+        }
+        stage(&mut tx, &created).await?;
+        tx.commit().await?;
+        state.relay.wake();
+        Ok(())
+    }
+
+    async fn reset(&self) -> Result<(), ApplyError> {
+        let mut tx = self.0.db.begin_write().await?;
+        directory::reset(&mut tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct InboxProjection(pub NotificationState);
+
+#[async_trait]
+impl Projection for InboxProjection {
+    fn name(&self) -> &'static str {
+        "notification.inbox"
+    }
+
+    fn topics(&self) -> &'static [&'static str] {
+        &[topics::NOTIFICATIONS]
+    }
+
+    fn live(&self) -> bool {
+        false
+    }
+
+    async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
+        let mut tx = self.0.db.begin_write().await?;
+        for envelope in records.iter().filter_map(decode) {
+            rules::persist(&mut tx, &envelope).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn reset(&self) -> Result<(), ApplyError> {
+        let mut tx = self.0.db.begin_write().await?;
+        inbox::reset(&mut tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,127 @@
+//! `GET /api/notifications`: the user's new notifications as Server-Sent
+//! Events. Each carries its `seq` as the event id, so a client that
+//! reconnects with `Last-Event-ID` gets what it missed, exactly once; a
+//! `retry` of 1000 ms; a heartbeat comment every `heartbeat`.
+//!
+//! Streams are pulled: the next notifications are read from the table only
+//! when the connection takes more, a batch at a time. A slow client slows
+//! its own stream and nothing is buffered for it beyond one batch; a gone
+//! client is noticed when a write (at the latest a heartbeat) fails.
+
+use std::collections::VecDeque;
+
+use actix_web::{HttpRequest, HttpResponse, web, web::Bytes};
+use futures::stream;
+use tokio::sync::mpsc;
+use wm_http::{ApiError, auth::Caller};
+use wm_storage::Db;
+
+use crate::{
+    state::NotificationState,
+    storage::inbox::{self, Notification},
+};
+
+/// Notifications read per catch-up, at most.
+const BATCH: i64 = 256;
+
+/// The stream of the caller's new notifications.
+#[utoipa::path(get, path = "/api/notifications", tag = "notifications",
+    params(("Last-Event-ID" = Option<i64>, Header, description = "The last event id received: resume after it")),
+    responses(
+        (status = 200, description = "text/event-stream of notifications", content_type = "text/event-stream", body = Notification),
+        (status = 401, description = "No valid access token", body = ApiError),
+    ), security(("bearer" = [])))]
+pub async fn get(
+    caller: Caller,
+    req: HttpRequest,
+    state: web::Data<NotificationState>,
+) -> Result<HttpResponse, ApiError> {
+    // Listen first, then read: nothing created in between is missed.
+    let wake = state.hub.open(&caller.user_id);
+    let resume = req.headers().get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok());
+    let last_seq = match resume {
+        Some(seq) => seq,
+        None => inbox::last_seq(&state.db, &caller.user_id).await.map_err(|e| ApiError::internal(&e))?,
+    };
+    let mut heartbeat = tokio::time::interval(state.heartbeat);
+    heartbeat.reset();
+    let cursor = Cursor {
+        db: state.db.clone(),
+        user_id: caller.user_id,
+        last_seq,
+        wake,
+        heartbeat,
+        pending: VecDeque::new(),
+        more: false,
+        greeted: false,
+    };
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(stream::unfold(cursor, Cursor::next)))
+}
+
+struct Cursor {
+    db: Db,
+    user_id: String,
+    last_seq: i64,
+    wake: mpsc::Receiver<()>,
+    heartbeat: tokio::time::Interval,
+    pending: VecDeque<Notification>,
+    /// The last catch-up filled a batch: there may be more to read.
+    more: bool,
+    greeted: bool,
+}
+
+impl Cursor {
+    /// The next chunk of the stream, or its end.
+    async fn next(mut self) -> Option<(Result<Bytes, actix_web::Error>, Self)> {
+        if !self.greeted {
+            self.greeted = true;
+            return Some((Ok(Bytes::from_static(b"retry: 1000\n\n")), self));
+        }
+        loop {
+            if let Some(n) = self.pending.pop_front() {
+                self.last_seq = n.seq;
+                return Some((Ok(event(&n)), self));
+            }
+            if self.more {
+                self.catch_up().await;
+                continue;
+            }
+            tokio::select! {
+                woken = self.wake.recv() => {
+                    woken?;
+                    self.catch_up().await;
+                }
+                _ = self.heartbeat.tick() => {
+                    self.catch_up().await;
+                    if self.pending.is_empty() {
+                        return Some((Ok(Bytes::from_static(b": heartbeat\n\n")), self));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads what was created since the last event sent.
+    async fn catch_up(&mut self) {
+        match inbox::after(&self.db, &self.user_id, self.last_seq, BATCH).await {
+            Ok(rows) => {
+                self.more = rows.len() == usize::try_from(BATCH).unwrap_or(usize::MAX);
+                self.pending.extend(rows);
+            }
+            Err(e) => {
+                self.more = false;
+                tracing::warn!(error = %e, "cannot read notifications for a stream");
+            }
+        }
+    }
+}
+
+/// One Server-Sent Event.
+fn event(n: &Notification) -> Bytes {
+    let data = serde_json::to_string(n).unwrap_or_default();
+    Bytes::from(format!("id: {}\ndata: {data}\n\n", n.seq))
+}

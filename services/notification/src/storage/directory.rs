@@ -1,0 +1,100 @@
+//! Users, device names and gateway sightings, as the notification service
+//! knows them from other services' events.
+
+use wm_proto::{Payload, v1::Role};
+use wm_storage::{Tx, with_tx};
+
+use super::execute;
+
+/// Users who may act on a notification: active admins and operators.
+pub async fn recipients(tx: &mut Tx) -> Result<Vec<String>, sqlx::Error> {
+    let sql = "SELECT user_id FROM notification_users WHERE active = TRUE AND role IN ('admin', 'operator') \
+               ORDER BY user_id";
+    with_tx!(tx, conn => sqlx::query_scalar(sql).fetch_all(&mut **conn).await)
+}
+
+/// A device's display name, or its id when unknown.
+pub async fn device_name(tx: &mut Tx, device_id: &str) -> Result<String, sqlx::Error> {
+    let sql = "SELECT device_name FROM notification_devices WHERE device_id = $1";
+    let name: Option<String> =
+        with_tx!(tx, conn => sqlx::query_scalar(sql).bind(device_id).fetch_optional(&mut **conn).await)?;
+    Ok(name.unwrap_or_else(|| device_id.to_owned()))
+}
+
+/// Applies an auth or registry event.
+pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), sqlx::Error> {
+    match event {
+        Payload::UserCreated(u) => {
+            let sql = "INSERT INTO notification_users (user_id, role, active) VALUES ($1, $2, TRUE) \
+                       ON CONFLICT (user_id) DO UPDATE SET role = excluded.role";
+            execute!(tx, sql, &u.user_id, role(u.role()))?;
+        }
+        Payload::UserRoleChanged(u) => {
+            execute!(tx, "UPDATE notification_users SET role = $1 WHERE user_id = $2", role(u.role()), &u.user_id)?;
+        }
+        Payload::UserDisabled(u) => {
+            execute!(tx, "UPDATE notification_users SET active = FALSE WHERE user_id = $1", &u.user_id)?;
+        }
+        Payload::GatewayRegistered(g) => name(tx, &g.id, &g.device_name).await?,
+        Payload::MeterRegistered(m) => name(tx, &m.id, &m.device_name).await?,
+        Payload::GatewayDeleted(g) => forget(tx, &g.id).await?,
+        Payload::MeterDeleted(m) => forget(tx, &m.id).await?,
+        _ => {}
+    }
+    Ok(())
+}
+
+async fn name(tx: &mut Tx, id: &str, device_name: &str) -> Result<(), sqlx::Error> {
+    let sql = "INSERT INTO notification_devices (device_id, device_name) VALUES ($1, $2) \
+               ON CONFLICT (device_id) DO UPDATE SET device_name = excluded.device_name";
+    execute!(tx, sql, id, device_name)?;
+    Ok(())
+}
+
+async fn forget(tx: &mut Tx, id: &str) -> Result<(), sqlx::Error> {
+    execute!(tx, "DELETE FROM notification_devices WHERE device_id = $1", id)?;
+    execute!(tx, "DELETE FROM notification_gateways WHERE gateway_id = $1", id)?;
+    Ok(())
+}
+
+fn role(role: Role) -> &'static str {
+    match role {
+        Role::Admin => "admin",
+        Role::Operator => "operator",
+        Role::Viewer | Role::Unspecified => "viewer",
+    }
+}
+
+/// The gateway was heard at `at` (µs). Returns true when it had been
+/// declared lost: it is back.
+pub async fn gateway_seen(tx: &mut Tx, gateway_id: &str, at: i64) -> Result<bool, sqlx::Error> {
+    let sql = "SELECT lost FROM notification_gateways WHERE gateway_id = $1";
+    let lost: Option<bool> =
+        with_tx!(tx, conn => sqlx::query_scalar(sql).bind(gateway_id).fetch_optional(&mut **conn).await)?;
+    let sql = "INSERT INTO notification_gateways (gateway_id, lastseen, lost) VALUES ($1, $2, FALSE) \
+               ON CONFLICT (gateway_id) DO UPDATE SET lost = FALSE, \
+               lastseen = CASE WHEN notification_gateways.lastseen < excluded.lastseen \
+               THEN excluded.lastseen ELSE notification_gateways.lastseen END";
+    execute!(tx, sql, gateway_id, at)?;
+    Ok(lost == Some(true))
+}
+
+/// Marks lost the gateways not heard since `before` (µs) that were not yet;
+/// returns them with when they were last heard.
+pub async fn newly_lost(tx: &mut Tx, before: i64) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    let sql = "SELECT gateway_id, lastseen FROM notification_gateways WHERE lost = FALSE AND lastseen < $1 \
+               ORDER BY gateway_id";
+    let lost: Vec<(String, i64)> = with_tx!(tx, conn => sqlx::query_as(sql).bind(before).fetch_all(&mut **conn).await)?;
+    for (gateway, _) in &lost {
+        execute!(tx, "UPDATE notification_gateways SET lost = TRUE WHERE gateway_id = $1", gateway)?;
+    }
+    Ok(lost)
+}
+
+/// Forgets everything, before a rebuild.
+pub async fn reset(tx: &mut Tx) -> Result<(), sqlx::Error> {
+    for table in ["notification_users", "notification_devices", "notification_gateways"] {
+        execute!(tx, sqlx::AssertSqlSafe(format!("DELETE FROM {table}")))?;
+    }
+    Ok(())
+}

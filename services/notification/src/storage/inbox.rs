@@ -1,0 +1,97 @@
+//! Each user's notifications.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+use wm_storage::{
+    Db, Tx,
+    query::{self, Bind},
+    with_tx,
+};
+
+use super::execute;
+
+/// A notification (spec §3), as the API and the stream show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct Notification {
+    /// Orders a user's notifications; the stream's event id.
+    pub seq: i64,
+    pub id: String,
+    #[serde(skip)]
+    pub user_id: String,
+    #[schema(example = "W-AB12CD34EF")]
+    pub device_name: String,
+    pub device_id: String,
+    /// `meter` or `gateway`.
+    pub device_kind: String,
+    #[schema(example = "leak alert")]
+    pub event: String,
+    #[schema(example = "raised")]
+    pub status: String,
+    /// ISO 8601 UTC.
+    #[serde(serialize_with = "iso")]
+    #[schema(value_type = String, example = "2026-11-22T09:32:00.000000Z")]
+    pub created_at: i64,
+}
+
+fn iso<S: serde::Serializer>(micros: &i64, s: S) -> Result<S::Ok, S::Error> {
+    let at = chrono::DateTime::from_timestamp_micros(*micros).unwrap_or_default();
+    s.serialize_str(&at.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string())
+}
+
+const COLUMNS: &str = "seq, id, user_id, device_name, device_id, device_kind, event, status, created_at";
+
+/// Stores `n` (its `seq` is assigned here); false when a notification with
+/// its id exists already.
+pub async fn insert(tx: &mut Tx, n: &Notification) -> Result<bool, sqlx::Error> {
+    let sql = "INSERT INTO notifications (id, user_id, device_name, device_id, device_kind, event, status, created_at) \
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING";
+    let inserted = execute!(
+        tx,
+        sql,
+        &n.id,
+        &n.user_id,
+        &n.device_name,
+        &n.device_id,
+        &n.device_kind,
+        &n.event,
+        &n.status,
+        n.created_at
+    )?;
+    Ok(inserted > 0)
+}
+
+/// A user's notifications, newest first, at most `max`.
+pub async fn newest(db: &Db, user_id: &str, max: i64) -> Result<Vec<Notification>, sqlx::Error> {
+    let sql = format!("SELECT {COLUMNS} FROM notifications WHERE user_id = $1 ORDER BY seq DESC LIMIT $2");
+    query::fetch_all(db, sql, vec![Bind::Text(user_id.to_owned()), Bind::Int(max)]).await
+}
+
+/// The highest `seq` of a user's notifications (0 when none).
+pub async fn last_seq(db: &Db, user_id: &str) -> Result<i64, sqlx::Error> {
+    let sql = "SELECT COALESCE(MAX(seq), 0) FROM notifications WHERE user_id = $1".to_owned();
+    query::fetch_count(db, sql, vec![Bind::Text(user_id.to_owned())]).await
+}
+
+/// A user's notifications after `seq`, oldest first: what a reconnecting
+/// stream missed.
+pub async fn after(db: &Db, user_id: &str, seq: i64, max: i64) -> Result<Vec<Notification>, sqlx::Error> {
+    let sql = format!("SELECT {COLUMNS} FROM notifications WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3");
+    query::fetch_all(db, sql, vec![Bind::Text(user_id.to_owned()), Bind::Int(seq), Bind::Int(max)]).await
+}
+
+/// Deletes a user's notifications about `device_name` created up to `at`.
+pub async fn dismiss(tx: &mut Tx, user_id: &str, device_name: &str, at: i64) -> Result<u64, sqlx::Error> {
+    let sql = "DELETE FROM notifications WHERE user_id = $1 AND device_name = $2 AND created_at <= $3";
+    execute!(tx, sql, user_id, device_name, at)
+}
+
+/// Deletes all of a user's notifications created up to `at`.
+pub async fn clear(tx: &mut Tx, user_id: &str, at: i64) -> Result<u64, sqlx::Error> {
+    execute!(tx, "DELETE FROM notifications WHERE user_id = $1 AND created_at <= $2", user_id, at)
+}
+
+/// Empties the table, before a rebuild.
+pub async fn reset(tx: &mut Tx) -> Result<(), sqlx::Error> {
+    with_tx!(tx, conn => sqlx::query("DELETE FROM notifications").execute(&mut **conn).await.map(|_| ()))
+}

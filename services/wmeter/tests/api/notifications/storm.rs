@@ -1,0 +1,67 @@
+//! A gateway with 50 meters falls silent: one notification, not fifty-one.
+
+use std::time::Duration;
+
+use chrono::Duration as Span;
+use serde_json::Value;
+use wm_domain::Clock;
+use wm_http::auth::Role;
+use wm_proto::{Envelope, Payload, time::to_timestamp, v1::GatewayActivity};
+
+use super::user;
+use crate::{
+    helpers::{eventually, spawn_each},
+    registry::{gateway_body, meter_body, register},
+};
+
+#[tokio::test]
+async fn a_silent_gateway_is_one_notification() {
+    for app in spawn_each(|_| {}).await {
+        let ann = user(&app, "ann", Role::Operator).await;
+        let gateway = register(&app, "gateways", gateway_body(1)).await;
+        let mut heard = Vec::new();
+        for n in 0..50 {
+            let meter = register(&app, "wmeters", meter_body(n)).await;
+            let activity = GatewayActivity {
+                gateway_id: gateway.clone(),
+                meter_id: Some(meter),
+                mqtt_topic: "wmeter/v1/gw/GW00000001/reading".into(),
+                action: "reading 1 L".into(),
+                message_id: u64::from(n) + 1,
+            };
+            let mut envelope = Envelope::new(&gateway, "gateway:GW00000001", Payload::GatewayActivity(activity));
+            envelope.recorded_at = Some(to_timestamp(app.clock.now()));
+            heard.push(envelope);
+        }
+        app.publish(&heard).await;
+        eventually("the gateway's sightings are in", || async {
+            let sql = "SELECT COUNT(*) FROM notification_gateways";
+            let n: i64 =
+                wm_storage::with_pool!(app.db(), pool => sqlx::query_scalar(sql).fetch_one(pool).await).unwrap();
+            (n == 1).then_some(())
+        })
+        .await;
+
+        app.clock.advance(Span::hours(30));
+        let list = || {
+            let request = app
+                .client
+                .get(format!("{}/api/notifications/{ann}", app.url))
+                .bearer_auth(app.token_for(&ann, Role::Operator));
+            async move { request.send().await.unwrap().json::<Value>().await.unwrap() }
+        };
+        let notified = eventually("the gateway is declared lost", || async {
+            let all = list().await;
+            (!all.as_array().unwrap().is_empty()).then_some(all)
+        })
+        .await;
+        assert_eq!(notified[0]["event"], "gateway lost");
+        assert_eq!(
+            (notified[0]["deviceName"].as_str(), notified[0]["deviceKind"].as_str()),
+            (Some("GTW-GW00000001"), Some("gateway"))
+        );
+        // Past another round of the lost check: still one.
+        tokio::time::sleep(Duration::from_secs(6)).await;
+        assert_eq!(list().await.as_array().unwrap().len(), 1, "one notification for the storm");
+    }
+}
