@@ -123,6 +123,7 @@ impl Projection for InboxProjection {
         for envelope in records.iter().filter_map(decode) {
             rules::persist(&mut tx, &envelope).await?;
         }
+        inbox::continue_seq(&mut tx).await?;
         tx.commit().await?;
         Ok(())
     }

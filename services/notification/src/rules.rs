@@ -69,8 +69,8 @@ pub async fn notify(
             status: subject.status.to_owned(),
             created_at: now.timestamp_micros(),
         };
-        if inbox::insert(tx, &notification).await? {
-            created.push(envelope(notification, now));
+        if let Some(seq) = inbox::insert(tx, &notification).await? {
+            created.push(envelope(Notification { seq, ..notification }, now));
         }
     }
     Ok(created)
@@ -87,6 +87,7 @@ fn envelope(n: Notification, now: DateTime<Utc>) -> Envelope {
         status: n.status,
         created_at: Some(to_timestamp(now)),
         device_kind: n.device_kind,
+        seq: n.seq,
     };
     Envelope::new(device, format!("service:{}", crate::NAME), Payload::NotificationCreated(event)).with_occurred_at(now)
 }
@@ -101,7 +102,7 @@ pub async fn persist(tx: &mut Tx, envelope: &Envelope) -> Result<(), sqlx::Error
             let created_at =
                 n.created_at.as_ref().and_then(wm_proto::time::to_datetime).map_or(at, |t| t.timestamp_micros());
             let notification = Notification {
-                seq: 0,
+                seq: n.seq,
                 id: n.notification_id.clone(),
                 user_id: n.user_id.clone(),
                 device_name: n.device_name.clone(),

@@ -137,6 +137,7 @@ fn notifications_and_auth() -> Vec<Payload> {
             status: "raised".into(),
             created_at: at(1_750_000_002),
             device_kind: "meter".into(),
+            seq: 42,
         }),
         Payload::NotificationDismissed(NotificationDismissed {
             user_id: USER.into(),

@@ -41,24 +41,41 @@ fn iso<S: serde::Serializer>(micros: &i64, s: S) -> Result<S::Ok, S::Error> {
 
 const COLUMNS: &str = "seq, id, user_id, device_name, device_id, device_kind, event, status, created_at";
 
-/// Stores `n` (its `seq` is assigned here); false when a notification with
-/// its id exists already.
-pub async fn insert(tx: &mut Tx, n: &Notification) -> Result<bool, sqlx::Error> {
-    let sql = "INSERT INTO notifications (id, user_id, device_name, device_id, device_kind, event, status, created_at) \
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING";
-    let inserted = execute!(
-        tx,
-        sql,
-        &n.id,
-        &n.user_id,
-        &n.device_name,
-        &n.device_id,
-        &n.device_kind,
-        &n.event,
-        &n.status,
-        n.created_at
-    )?;
-    Ok(inserted > 0)
+/// Stores `n`, with a new `seq` when `n.seq` is 0 (otherwise with its own,
+/// as a rebuild does); returns the `seq`, or `None` when a notification
+/// with its id exists already.
+pub async fn insert(tx: &mut Tx, n: &Notification) -> Result<Option<i64>, sqlx::Error> {
+    let (columns, values) = if n.seq == 0 { ("", "") } else { ("seq, ", "$9, ") };
+    let sql = format!(
+        "INSERT INTO notifications ({columns}id, user_id, device_name, device_id, device_kind, event, status, created_at) \
+         VALUES ({values}$1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING seq"
+    );
+    with_tx!(tx, conn => {
+        let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+            .bind(&n.id)
+            .bind(&n.user_id)
+            .bind(&n.device_name)
+            .bind(&n.device_id)
+            .bind(&n.device_kind)
+            .bind(&n.event)
+            .bind(&n.status)
+            .bind(n.created_at);
+        if n.seq != 0 {
+            query = query.bind(n.seq);
+        }
+        query.fetch_optional(&mut **conn).await
+    })
+}
+
+/// After explicit `seq`s were inserted: new ones continue after them
+/// (PostgreSQL's sequence does not follow explicit values; SQLite's does).
+pub async fn continue_seq(tx: &mut Tx) -> Result<(), sqlx::Error> {
+    if let Tx::Postgres(conn) = tx {
+        let sql = "SELECT setval(pg_get_serial_sequence('notifications', 'seq'), \
+                   GREATEST((SELECT MAX(seq) FROM notifications), 1))";
+        sqlx::query(sql).execute(&mut **conn).await?;
+    }
+    Ok(())
 }
 
 /// A user's notifications, newest first, at most `max`.

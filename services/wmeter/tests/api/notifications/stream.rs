@@ -92,6 +92,7 @@ async fn alerts_reach_the_stream_and_the_list() {
         // A rebuild from the log gives the same inboxes back.
         app.publish(&[alert(&meter, "low-battery")]).await;
         eventually("the last alert is in", || async { (list(ann.clone()).await == 1).then_some(()) }).await;
+        let mut watching = Events::open(&app, &ann, None).await;
         let log = app.event_log();
         let (state, _) = wm_notification::build(
             app.db().clone(),
@@ -104,5 +105,10 @@ async fn alerts_reach_the_stream_and_the_list() {
             projection::rebuild(log.as_ref(), p.as_ref(), RunOptions::default()).await.unwrap();
         }
         assert_eq!((list(ann.clone()).await, list(bob.clone()).await), (1, 1), "dismissals and clearing replayed too");
+        let during = watching.raw_within(Duration::from_millis(1500)).await;
+        assert!(!during.contains("data:"), "a rebuild notifies nobody: {during}");
+        app.publish(&[alert(&meter, "leak")]).await;
+        let after = watching.next(WAIT).await.expect("notifications go on after a rebuild");
+        assert!(after.id > b.id, "new ones come after the rebuilt ones: {} then {}", b.id, after.id);
     }
 }
