@@ -73,6 +73,21 @@ impl ApiError {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
     }
 
+    /// A storage failure: 503 when the database cannot be reached (an
+    /// `sqlx::Error` anywhere in the cause chain says so), 500 otherwise.
+    pub fn storage(e: &(dyn std::error::Error + 'static)) -> Self {
+        let mut source = Some(e);
+        while let Some(err) = source {
+            if let Some(sqlx) = err.downcast_ref::<sqlx::Error>()
+                && wm_storage::is_unavailable(sqlx)
+            {
+                return Self::unavailable("The database is unavailable; try again shortly");
+            }
+            source = err.source();
+        }
+        Self::internal(e)
+    }
+
     /// An unexpected failure: the cause is logged here, once, and the client
     /// sees a generic message.
     pub fn internal(cause: &(dyn std::error::Error + 'static)) -> Self {

@@ -75,10 +75,7 @@ impl From<RegistryError> for ApiError {
             RegistryError::Storage(StorageError::Taken { field, .. }) => {
                 ApiError::conflict("already_in_use", format!("{field} is already in use"))
             }
-            RegistryError::Storage(StorageError::Database(db)) if wm_storage::is_unavailable(&db) => {
-                ApiError::unavailable("The database is unavailable; try again shortly")
-            }
-            RegistryError::Storage(storage) => ApiError::internal(&storage),
+            RegistryError::Storage(storage) => ApiError::storage(&storage),
         }
     }
 }

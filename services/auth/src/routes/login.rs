@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use wm_http::{ApiError, auth::AccessTokens};
 use wm_proto::{Payload, v1::UserLoggedIn};
 
-use super::{invalid_credentials, storage_failure};
+use super::invalid_credentials;
 use crate::{
     AuthState, audit, password,
     storage::{sessions, users},
@@ -58,7 +58,7 @@ pub async fn post(
         tracing::warn!(?ip, "login throttled");
         return Err(ApiError::too_many_requests("Too many failed sign-ins; wait and try again", wait));
     }
-    let found = users::find_for_login(&state.db, &username).await.map_err(|e| storage_failure(&e))?;
+    let found = users::find_for_login(&state.db, &username).await.map_err(|e| ApiError::storage(&e))?;
     let hash = found.as_ref().map_or_else(|| state.dummy_hash.clone(), |(_, hash)| hash.clone());
     let permit = state.hashing.clone().acquire_owned().await.map_err(|e| ApiError::internal(&e))?;
     let matches = tokio::task::spawn_blocking(move || {
@@ -76,7 +76,7 @@ pub async fn post(
         }
     };
     let refresh =
-        sessions::start(&state.db, &user.id, state.policy, Utc::now()).await.map_err(|e| storage_failure(&e))?;
+        sessions::start(&state.db, &user.id, state.policy, Utc::now()).await.map_err(|e| ApiError::storage(&e))?;
     let access_token = tokens.issue(&user.id, user.role).map_err(|e| ApiError::internal(&e))?;
     tracing::info!(user = user.id, "signed in");
     let event =

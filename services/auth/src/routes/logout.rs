@@ -3,7 +3,6 @@ use chrono::Utc;
 use wm_http::ApiError;
 use wm_proto::{Payload, v1::UserLoggedOut};
 
-use super::storage_failure;
 use crate::{AuthState, audit, storage::sessions};
 
 /// `POST /api/auth/logout`: revokes the cookie's whole family and clears the
@@ -14,7 +13,7 @@ pub async fn post(req: HttpRequest, state: web::Data<AuthState>) -> Result<HttpR
     let Some(cookie) = req.cookie(state.cookie.name()) else {
         return Ok(signed_out(&state));
     };
-    let ended = sessions::end(&state.db, cookie.value(), Utc::now()).await.map_err(|e| storage_failure(&e))?;
+    let ended = sessions::end(&state.db, cookie.value(), Utc::now()).await.map_err(|e| ApiError::storage(&e))?;
     if let Some(family) = ended {
         let event = UserLoggedOut { user_id: family.user_id.clone(), source_ip: audit::source_ip(&req) };
         state.audit.record(&family.user_id, &family.user_id, Payload::UserLoggedOut(event)).await;

@@ -14,17 +14,3 @@ use wm_http::ApiError;
 pub fn invalid_credentials() -> ApiError {
     ApiError::new(actix_web::http::StatusCode::UNAUTHORIZED, "invalid_credentials", "Invalid credentials")
 }
-
-/// Storage failures: 503 when the database is unreachable, 500 otherwise.
-pub fn storage_failure(e: &(dyn std::error::Error + 'static)) -> ApiError {
-    let mut source = Some(e);
-    while let Some(err) = source {
-        if let Some(sqlx) = err.downcast_ref::<sqlx::Error>()
-            && wm_storage::is_unavailable(sqlx)
-        {
-            return ApiError::unavailable("The database is unavailable; try again shortly");
-        }
-        source = err.source();
-    }
-    ApiError::internal(e)
-}

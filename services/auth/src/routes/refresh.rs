@@ -5,7 +5,7 @@ use utoipa::ToSchema;
 use wm_http::{ApiError, auth::AccessTokens};
 use wm_proto::{Payload, v1::RefreshTokenReused};
 
-use super::{invalid_credentials, storage_failure};
+use super::invalid_credentials;
 use crate::{
     AuthState, audit,
     storage::{
@@ -48,8 +48,9 @@ pub async fn post(
     let Some(cookie) = req.cookie(state.cookie.name()) else {
         return Err(invalid_credentials());
     };
-    let rotated =
-        sessions::rotate(&state.db, cookie.value(), state.policy, Utc::now()).await.map_err(|e| storage_failure(&e))?;
+    let rotated = sessions::rotate(&state.db, cookie.value(), state.policy, Utc::now())
+        .await
+        .map_err(|e| ApiError::storage(&e))?;
     let next = match rotated {
         Ok(next) => next,
         Err(Rejection::Reused(family)) => {
@@ -63,7 +64,7 @@ pub async fn post(
             return Ok(refused(&state));
         }
     };
-    let user = users::find(&state.db, &next.user_id).await.map_err(|e| storage_failure(&e))?;
+    let user = users::find(&state.db, &next.user_id).await.map_err(|e| ApiError::storage(&e))?;
     let Some(user) = user.filter(|u| !u.disabled) else {
         return Ok(refused(&state));
     };

@@ -15,14 +15,6 @@ use crate::{
 /// Notifications listed at most, newest first.
 const LIST_MAX: i64 = 200;
 
-fn failed(e: sqlx::Error) -> ApiError {
-    if wm_storage::is_unavailable(&e) {
-        ApiError::unavailable("The database is unavailable; try again shortly")
-    } else {
-        ApiError::internal(&e)
-    }
-}
-
 /// The caller's notifications, newest first; another user's id gets 403.
 #[utoipa::path(get, path = "/api/notifications/{userId}", tag = "notifications",
     params(("userId" = String, Path, description = "The caller's own user id")),
@@ -38,7 +30,7 @@ pub async fn list(
     if *user_id != caller.user_id {
         return Err(ApiError::forbidden("You can read only your own notifications"));
     }
-    let rows = inbox::newest(&state.db, &caller.user_id, LIST_MAX).await.map_err(failed)?;
+    let rows = inbox::newest(&state.db, &caller.user_id, LIST_MAX).await.map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -66,10 +58,10 @@ pub async fn clear(caller: Caller, state: web::Data<NotificationState>) -> Resul
 /// Applies a dismissal or clearing and records it, in one transaction.
 async fn change(state: &NotificationState, caller: &Caller, payload: Payload) -> Result<HttpResponse, ApiError> {
     let envelope = Envelope::new(&caller.user_id, &caller.user_id, payload).with_occurred_at(state.clock.now());
-    let mut tx = state.db.begin_write().await.map_err(failed)?;
-    crate::rules::persist(&mut tx, &envelope).await.map_err(failed)?;
-    stage(&mut tx, std::slice::from_ref(&envelope)).await.map_err(failed)?;
-    tx.commit().await.map_err(failed)?;
+    let mut tx = state.db.begin_write().await.map_err(|e| ApiError::storage(&e))?;
+    crate::rules::persist(&mut tx, &envelope).await.map_err(|e| ApiError::storage(&e))?;
+    stage(&mut tx, std::slice::from_ref(&envelope)).await.map_err(|e| ApiError::storage(&e))?;
+    tx.commit().await.map_err(|e| ApiError::storage(&e))?;
     state.relay.wake();
     Ok(HttpResponse::new(StatusCode::NO_CONTENT))
 }

@@ -11,14 +11,6 @@ use crate::{
     storage::reads::{self, Activity, Ble, Consumption, CriticalAlert, Discovery},
 };
 
-pub(super) fn failed(e: sqlx::Error) -> ApiError {
-    if wm_storage::is_unavailable(&e) {
-        ApiError::unavailable("The database is unavailable; try again shortly")
-    } else {
-        ApiError::internal(&e)
-    }
-}
-
 /// Gateway activity of the whole network (the overview asks for 50).
 #[utoipa::path(get, path = "/api/proxy/gateways/gateway-activity", tag = "telemetry", params(ListQuery),
     responses((status = 200, body = Vec<Activity>), (status = 400, body = ApiError)), security(("bearer" = [])))]
@@ -27,7 +19,7 @@ pub async fn all_activity(
     state: web::Data<Ingest>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::gateway_activity(&state.db, &query.slice(None)?).await.map_err(failed)?;
+    let rows = reads::gateway_activity(&state.db, &query.slice(None)?).await.map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -41,7 +33,9 @@ pub async fn gateway_activity(
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::gateway_activity(&state.db, &query.slice(Some(("gateway_id", &id)))?).await.map_err(failed)?;
+    let rows = reads::gateway_activity(&state.db, &query.slice(Some(("gateway_id", &id)))?)
+        .await
+        .map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -55,7 +49,9 @@ pub async fn meter_activity(
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::gateway_activity(&state.db, &query.slice(Some(("meter_id", &id)))?).await.map_err(failed)?;
+    let rows = reads::gateway_activity(&state.db, &query.slice(Some(("meter_id", &id)))?)
+        .await
+        .map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -69,7 +65,9 @@ pub async fn gateway_ble(
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::ble_activity(&state.db, &query.slice(Some(("gateway_id", &id)))?).await.map_err(failed)?;
+    let rows = reads::ble_activity(&state.db, &query.slice(Some(("gateway_id", &id)))?)
+        .await
+        .map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -83,7 +81,9 @@ pub async fn meter_ble(
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::ble_activity(&state.db, &query.slice(Some(("meter_id", &id)))?).await.map_err(failed)?;
+    let rows = reads::ble_activity(&state.db, &query.slice(Some(("meter_id", &id)))?)
+        .await
+        .map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -97,7 +97,9 @@ pub async fn discoveries(
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::discoveries(&state.db, &query.slice(Some(("gateway_id", &id)))?).await.map_err(failed)?;
+    let rows = reads::discoveries(&state.db, &query.slice(Some(("gateway_id", &id)))?)
+        .await
+        .map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -111,7 +113,9 @@ pub async fn consumption(
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::consumption(&state.db, &query.slice(Some(("meter_id", &id)))?).await.map_err(failed)?;
+    let rows = reads::consumption(&state.db, &query.slice(Some(("meter_id", &id)))?)
+        .await
+        .map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -139,6 +143,6 @@ pub async fn alerts(
         Some("true") => true,
         Some(other) => return Err(ApiError::validation(format!("onlyRaised must be true or false, not {other:?}"))),
     };
-    let rows = reads::alerts(&state.db, &id_of(&id)?, only_raised).await.map_err(failed)?;
+    let rows = reads::alerts(&state.db, &id_of(&id)?, only_raised).await.map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(rows))
 }

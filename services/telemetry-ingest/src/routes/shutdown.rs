@@ -11,7 +11,7 @@ use wm_proto::{
 };
 use wm_storage::with_tx;
 
-use super::{lists::failed, params::id_of};
+use super::params::id_of;
 use crate::{
     NAME,
     ingest::{Ingest, valve},
@@ -39,7 +39,7 @@ pub struct Answer {
     params(("id" = String, Path, description = "The meter's id")),
     responses((status = 200, body = ShutdownStatus), (status = 400, body = ApiError)), security(("bearer" = [])))]
 pub async fn get(_: Caller, state: web::Data<Ingest>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let latest = reads::latest_shutdown(&state.db, &id_of(&id)?).await.map_err(failed)?;
+    let latest = reads::latest_shutdown(&state.db, &id_of(&id)?).await.map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(ShutdownStatus { status: latest.map(|(_, status)| status) }))
 }
 
@@ -67,7 +67,7 @@ pub async fn patch(
         "rejected" => ShutdownAnswerStatus::Rejected,
         other => return Err(ApiError::validation(format!("status must be confirmed or rejected, not {other:?}"))),
     };
-    let mut tx = state.db.begin_write().await.map_err(failed)?;
+    let mut tx = state.db.begin_write().await.map_err(|e| ApiError::storage(&e))?;
     let lock = if matches!(tx, wm_storage::Tx::Postgres(_)) { " FOR UPDATE" } else { "" };
     let sql = format!(
         "SELECT request_id, status FROM shutdown_requests WHERE meter_id = $1 \
@@ -75,7 +75,7 @@ pub async fn patch(
     );
     let latest: Option<(String, String)> = with_tx!(&mut tx, conn =>
         sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(&meter_id).fetch_optional(&mut **conn).await)
-    .map_err(failed)?;
+    .map_err(|e| ApiError::storage(&e))?;
     let Some((request_id, current)) = latest else {
         return Err(ApiError::not_found("This meter has no shutdown request"));
     };
@@ -90,17 +90,19 @@ pub async fn patch(
         answered_by: caller.user_id.clone(),
     };
     let answered = Envelope::new(&meter_id, &caller.user_id, Payload::ShutdownAnswered(answer)).with_occurred_at(now);
-    telemetry::persist(&mut tx, &answered).await.map_err(failed)?;
+    telemetry::persist(&mut tx, &answered).await.map_err(|e| ApiError::storage(&e))?;
     let mut envelopes = vec![answered];
     if status == ShutdownAnswerStatus::Confirmed {
-        let command = valve::close(&mut tx, &meter_id, &request_id, &caller.user_id, now).await.map_err(failed)?;
+        let command = valve::close(&mut tx, &meter_id, &request_id, &caller.user_id, now)
+            .await
+            .map_err(|e| ApiError::storage(&e))?;
         if command.is_none() {
             tracing::warn!(meter = meter_id, "no gateway has heard this meter: no valve command to send");
         }
         envelopes.extend(command);
     }
-    outbox::stage(&mut tx, NAME, None, &envelopes).await.map_err(failed)?;
-    tx.commit().await.map_err(failed)?;
+    outbox::stage(&mut tx, NAME, None, &envelopes).await.map_err(|e| ApiError::storage(&e))?;
+    tx.commit().await.map_err(|e| ApiError::storage(&e))?;
     state.relay.wake();
     state.dispatch.notify_one();
     Ok(HttpResponse::Ok().json(ShutdownStatus { status: Some(body.status.clone()) }))
