@@ -1,16 +1,25 @@
-// The application shell. The dashboard issue replaces the empty <main> with the
-// router and providers, and moves these strings to i18next (STYLE.md item 10).
-// Product name: spec §1; footer text: spec §2, Shell.
-export function App() {
+// The application: providers, the start-up session check, then the router.
+import { useState } from 'react';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+
+import { useSessionCheck } from '../features/auth/hooks/use-session-check.ts';
+import { AppProviders } from './providers.tsx';
+import { routes } from './routes.tsx';
+import { PageFallback } from './shell/shell.tsx';
+import { createStore, type AppStore } from './store.ts';
+
+function Router() {
+  const checked = useSessionCheck();
+  const [router] = useState(() => createBrowserRouter(routes));
+  if (!checked) return <PageFallback />;
+  return <RouterProvider router={router} />;
+}
+
+export function App({ store: given }: { store?: AppStore }) {
+  const [store] = useState(() => given ?? createStore());
   return (
-    <>
-      <header style={{ padding: '0 1rem' }}>
-        <h1>w-meter</h1>
-      </header>
-      <main style={{ flex: 1, padding: '0 1rem' }} />
-      <footer style={{ padding: '1rem', textAlign: 'center' }}>
-        © 2025 w-meter. All rights reserved.
-      </footer>
-    </>
+    <AppProviders store={store}>
+      <Router />
+    </AppProviders>
   );
 }

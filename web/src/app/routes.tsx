@@ -1,0 +1,65 @@
+// The route table (spec §2). Every screen is its own chunk, loaded on demand.
+import type { RouteObject } from 'react-router';
+
+import { ErrorPage } from './error-page.tsx';
+import { RequireAuth } from './require-auth.tsx';
+import { PageFallback, Shell } from './shell/shell.tsx';
+
+type Loader = () => Promise<{ default: React.ComponentType }>;
+const page = (load: Loader) => async () => ({ Component: (await load()).default });
+
+export const routes: RouteObject[] = [
+  {
+    errorElement: <ErrorPage />,
+    hydrateFallbackElement: <PageFallback />,
+    children: [
+      { path: '/login', lazy: page(() => import('../features/auth/components/login-page.tsx')) },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <Shell />,
+            children: [
+              { index: true, lazy: page(() => import('../features/overview/components/overview-page.tsx')) },
+              { path: 'gateways', lazy: page(() => import('../features/gateways/components/gateways-page.tsx')) },
+              {
+                path: 'gateways/:gatewayId',
+                lazy: page(() => import('../features/gateways/components/gateway-detail-page.tsx')),
+              },
+              {
+                path: 'lost-gateways',
+                lazy: page(() => import('../features/gateways/components/lost-gateways-page.tsx')),
+              },
+              { path: 'water-meters', lazy: page(() => import('../features/meters/components/meters-page.tsx')) },
+              {
+                path: 'water-meters/:meterId',
+                lazy: page(() => import('../features/meters/components/meter-detail-page.tsx')),
+              },
+              {
+                path: 'lost-water-meters',
+                lazy: page(() => import('../features/meters/components/lost-meters-page.tsx')),
+              },
+              {
+                path: 'down-water-meters',
+                lazy: page(() => import('../features/meters/components/down-meters-page.tsx')),
+              },
+              { path: 'criticals', lazy: page(() => import('../features/meters/components/criticals-page.tsx')) },
+              {
+                path: 'gateway-registration',
+                lazy: page(() => import('../features/registration/components/gateway-registration-page.tsx')),
+              },
+              {
+                path: 'water-meter-registration',
+                lazy: page(() => import('../features/registration/components/meter-registration-page.tsx')),
+              },
+              {
+                path: 'search',
+                lazy: page(() => import('../features/search/components/search-results-page.tsx')),
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];

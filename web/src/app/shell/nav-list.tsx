@@ -1,0 +1,28 @@
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router';
+
+import { NAV_ITEMS } from './nav-items.ts';
+
+/** The nine entries as links; the current one is marked for assistive tech. */
+export function NavList({ onNavigate }: { onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <List component="nav" aria-label={t('nav.label')} dense>
+      {NAV_ITEMS.map((item) => (
+        <ListItemButton
+          key={item.to}
+          component={NavLink}
+          to={item.to}
+          end={item.to === '/'}
+          onClick={onNavigate}
+          sx={{ '&.active': { bgcolor: 'action.selected', fontWeight: 600 } }}
+        >
+          <ListItemText primary={t(item.key)} />
+        </ListItemButton>
+      ))}
+    </List>
+  );
+}

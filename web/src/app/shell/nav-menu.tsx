@@ -1,0 +1,71 @@
+// Small screens: a menu button with the nine entries; very small screens also
+// get Switch Language and Logout (spec §2, Shell).
+import MenuIcon from '@mui/icons-material/Menu';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+
+import { NAV_ITEMS } from './nav-items.ts';
+
+interface Props {
+  veryNarrow: boolean;
+  onSwitchLanguage: () => void;
+  onLogout: () => void;
+}
+
+export function NavMenu({ veryNarrow, onSwitchLanguage, onLogout }: Props) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const close = () => {
+    setAnchor(null);
+  };
+  return (
+    <>
+      <IconButton
+        color="inherit"
+        edge="start"
+        aria-label={t('nav.openMenu')}
+        aria-haspopup="menu"
+        aria-controls={anchor ? 'nav-menu' : undefined}
+        onClick={(e) => {
+          setAnchor(e.currentTarget);
+        }}
+      >
+        <MenuIcon />
+      </IconButton>
+      <Menu id="nav-menu" anchorEl={anchor} open={anchor !== null} onClose={close}>
+        {NAV_ITEMS.map((item) => (
+          <MenuItem
+            key={item.to}
+            onClick={() => {
+              close();
+              void navigate(item.to);
+            }}
+          >
+            {t(item.key)}
+          </MenuItem>
+        ))}
+        {veryNarrow
+          ? [
+              <MenuItem key="lang" onClick={onSwitchLanguage}>
+                {t('nav.switchLanguage')}
+              </MenuItem>,
+              <MenuItem
+                key="logout"
+                onClick={() => {
+                  close();
+                  onLogout();
+                }}
+              >
+                {t('nav.logout')}
+              </MenuItem>,
+            ]
+          : null}
+      </Menu>
+    </>
+  );
+}

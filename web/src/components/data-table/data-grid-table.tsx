@@ -1,0 +1,38 @@
+// The MUI DataGrid behind DataTable; loaded lazily (it is ~230 kB gzipped).
+import { DataGrid, type GridColDef, type GridValidRowModel } from '@mui/x-data-grid';
+
+import type { DataTableProps } from './data-table.tsx';
+
+export default function DataGridTable<R extends GridValidRowModel>(props: DataTableProps<R>) {
+  const columns = props.columns.map((column) => {
+    const def: GridColDef<R> = {
+      field: column.field,
+      headerName: column.header,
+      flex: column.flex ?? 1,
+      minWidth: column.minWidth ?? 100,
+      sortable: false,
+    };
+    const { render, value } = column;
+    if (render) def.renderCell = (params) => render(params.row);
+    if (value) def.valueGetter = (_value, row) => value(row);
+    return def;
+  });
+  const onRowClick = props.onRowClick;
+  return (
+    <DataGrid<R>
+      rows={props.rows}
+      columns={columns}
+      getRowId={props.rowId}
+      {...(onRowClick ? { onRowClick: (params: { row: R }) => { onRowClick(params.row); } } : {})}
+      aria-label={props.label}
+      density="compact"
+      autoHeight
+      hideFooter
+      disableColumnMenu
+      disableRowSelectionOnClick
+      disableVirtualization
+      localeText={{ noRowsLabel: props.emptyText }}
+      sx={onRowClick ? { '& .MuiDataGrid-row': { cursor: 'pointer' } } : {}}
+    />
+  );
+}

@@ -1,0 +1,4 @@
+// Placeholder until the live indicator is built.
+export function LiveIndicator() {
+  return null;
+}

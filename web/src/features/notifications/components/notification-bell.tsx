@@ -1,0 +1,4 @@
+// Placeholder until the bell is built.
+export function NotificationBell() {
+  return null;
+}

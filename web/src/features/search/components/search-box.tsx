@@ -1,0 +1,4 @@
+// Placeholder until the search box is built.
+export function SearchBox() {
+  return null;
+}

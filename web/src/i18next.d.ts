@@ -1,0 +1,12 @@
+// Translation keys are typed from the English files, so `t('nav.overview')`
+// is checked by the compiler.
+import 'i18next';
+
+import type { resources } from './lib/i18n.ts';
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'common';
+    resources: (typeof resources)['en'];
+  }
+}

@@ -1,0 +1,125 @@
+// The single RTK Query API (STYLE.md, RTK Query). Features add their endpoints
+// with `api.injectEndpoints` from their own `api/` files.
+import {
+  createApi,
+  fetchBaseQuery,
+  type BaseQueryApi,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query/react';
+
+import { signedOut, tokenRefreshed, type SessionState } from './session.ts';
+
+/** The refresh route refuses a request without this header (a CSRF guard). */
+export const REFRESH_HEADER = 'X-WMeter-Refresh';
+
+const AUTH_PATHS = ['api/auth/login', 'api/auth/refresh', 'api/auth/logout'];
+
+function tokenOf(api: Pick<BaseQueryApi, 'getState'>): string | null {
+  return (api.getState() as { session: SessionState }).session.token;
+}
+
+/** The base path `/` (spec §7), absolute so that it also resolves outside a page. */
+const BASE_URL = new URL('/', window.location.href).href;
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: BASE_URL,
+  credentials: 'include',
+  prepareHeaders: (headers, api) => {
+    const token = tokenOf(api);
+    if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+type Query = BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError>;
+
+function urlOf(args: string | FetchArgs): string {
+  const url = typeof args === 'string' ? args : args.url;
+  return url.replace(/^\//, '');
+}
+
+/**
+ * One refresh at a time: every request that meets a 401 while a refresh runs
+ * waits for that refresh, then retries once with the new token (spec §4).
+ */
+let refreshing: Promise<string | null> | null = null;
+
+/** `POST /api/auth/refresh` with the cookie; the new token, or null. */
+async function refreshAccessToken(
+  api: BaseQueryApi,
+  extraOptions: object = {},
+): Promise<string | null> {
+  refreshing ??= (async () => {
+    const result = await rawBaseQuery(
+      { url: 'api/auth/refresh', method: 'POST', headers: { [REFRESH_HEADER]: '1' } },
+      api,
+      extraOptions,
+    );
+    const token = (result.data as { accessToken?: unknown } | undefined)?.accessToken;
+    if (typeof token === 'string' && token) {
+      api.dispatch(tokenRefreshed(token));
+      return token;
+    }
+    api.dispatch(signedOut());
+    return null;
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+export const baseQueryWithReauth: Query = async (args, api, extraOptions) => {
+  const sentWith = tokenOf(api);
+  const result = await rawBaseQuery(args, api, extraOptions);
+  if (result.error?.status !== 401 || AUTH_PATHS.includes(urlOf(args).split('?')[0] ?? '')) {
+    return result;
+  }
+  // A refresh already finished while this request was in flight: just retry.
+  const current = tokenOf(api);
+  const token =
+    refreshing || !current || current === sentWith
+      ? await refreshAccessToken(api, extraOptions)
+      : current;
+  return token ? rawBaseQuery(args, api, extraOptions) : result;
+};
+
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery: baseQueryWithReauth,
+  tagTypes: [
+    'Count',
+    'Gateway',
+    'Meter',
+    'Activity',
+    'Consumption',
+    'Critical',
+    'Shutdown',
+    'Notification',
+  ],
+  endpoints: (build) => ({
+    /** The start-up refresh (spec §4); shares the mutex with the 401 path. */
+    refreshToken: build.mutation<string | null, undefined>({
+      queryFn: async (_arg, queryApi) => ({ data: await refreshAccessToken(queryApi) }),
+    }),
+  }),
+});
+
+/** Error helpers: a cancelled request is ignored (spec §7). */
+export function isCancelled(error: unknown): boolean {
+  if (error instanceof DOMException && error.name === 'AbortError') return true;
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { name?: unknown; status?: unknown; error?: unknown };
+  if (e.name === 'AbortError') return true;
+  return e.status === 'FETCH_ERROR' && typeof e.error === 'string' && e.error.includes('AbortError');
+}
+
+/** The HTTP status of an RTK Query error, when it has one. */
+export function httpStatus(error: unknown): number | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' ? status : null;
+}
+
+export const isForbidden = (error: unknown) => httpStatus(error) === 403;

@@ -1,0 +1,76 @@
+// i18next with one namespace per feature plus `common` (STYLE.md, Medusa).
+// The language is kept in localStorage; switching it reloads the page (spec §1).
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+import enAuth from '../locales/en/auth.json';
+import enCommon from '../locales/en/common.json';
+import enGateways from '../locales/en/gateways.json';
+import enMeters from '../locales/en/meters.json';
+import enNotifications from '../locales/en/notifications.json';
+import enOverview from '../locales/en/overview.json';
+import enRegistration from '../locales/en/registration.json';
+import enSearch from '../locales/en/search.json';
+import frAuth from '../locales/fr/auth.json';
+import frCommon from '../locales/fr/common.json';
+import frGateways from '../locales/fr/gateways.json';
+import frMeters from '../locales/fr/meters.json';
+import frNotifications from '../locales/fr/notifications.json';
+import frOverview from '../locales/fr/overview.json';
+import frRegistration from '../locales/fr/registration.json';
+import frSearch from '../locales/fr/search.json';
+
+export const resources = {
+  en: {
+    common: enCommon,
+    auth: enAuth,
+    overview: enOverview,
+    gateways: enGateways,
+    meters: enMeters,
+    registration: enRegistration,
+    search: enSearch,
+    notifications: enNotifications,
+  },
+  fr: {
+    common: frCommon,
+    auth: frAuth,
+    overview: frOverview,
+    gateways: frGateways,
+    meters: frMeters,
+    registration: frRegistration,
+    search: frSearch,
+    notifications: frNotifications,
+  },
+} as const;
+
+export type Language = keyof typeof resources;
+export const LANGUAGES: readonly Language[] = ['en', 'fr'];
+const LANGUAGE_KEY = 'lng';
+
+export function storedLanguage(storage: Storage = localStorage): Language {
+  const stored = storage.getItem(LANGUAGE_KEY);
+  return stored === 'fr' ? 'fr' : 'en';
+}
+
+/** The other language is stored and the page reloads in it (spec §1). */
+export function switchLanguage(reload: () => void = () => { window.location.reload(); }) {
+  const next: Language = storedLanguage() === 'en' ? 'fr' : 'en';
+  localStorage.setItem(LANGUAGE_KEY, next);
+  reload();
+}
+
+export function initI18n(language: Language = storedLanguage()) {
+  if (!i18n.isInitialized) {
+    void i18n.use(initReactI18next).init({
+      resources,
+      lng: language,
+      fallbackLng: 'en',
+      defaultNS: 'common',
+      ns: Object.keys(resources.en),
+      interpolation: { escapeValue: false },
+      initAsync: false,
+    });
+    document.documentElement.lang = language;
+  }
+  return i18n;
+}
