@@ -1,4 +1,20 @@
-// Placeholder until this screen is built.
+// The overview (spec §2): device health gauges above the latest gateway activity.
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+
+import { OverviewActivity } from './overview-activity.tsx';
+import { OverviewGauges } from './overview-gauges.tsx';
+
 export default function OverviewPage() {
-  return <h1>OverviewPage</h1>;
+  const { t } = useTranslation('overview');
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+        {t('title')}
+      </Typography>
+      <OverviewGauges />
+      <OverviewActivity />
+    </Box>
+  );
 }
