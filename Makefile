@@ -9,7 +9,7 @@ PROFILE ?= dev
 TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
 WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test deps build web test-rust test-web lint fmt clean
+.PHONY: help run test deps build web test-rust test-web test-e2e lint fmt clean
 
 help:
 	@echo "make run    build everything and start w-meter (embedded mode, demo network) on http://127.0.0.1:8080"
@@ -40,6 +40,11 @@ test-rust: deps
 test-web: web/node_modules/.package-lock.json
 	deploy/dev/test.sh web
 
+test-e2e: web/dist/index.html
+	deploy/dev/chromium.sh install
+	deploy/dev/mosquitto.sh install
+	deploy/dev/test.sh e2e
+
 lint:
 	deploy/dev/test.sh lint
 
@@ -50,6 +55,7 @@ deps:
 	deploy/dev/postgres.sh install
 	deploy/dev/mosquitto.sh install
 	deploy/dev/tansu.sh install
+	deploy/dev/chromium.sh install
 
 fmt:
 	$(CARGO) fmt --all

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The body of `make test`: starts the real servers on loopback, runs the
 # suites, and always stops the servers.
-#   test.sh all | rust | web | lint
+#   test.sh all | rust | web | e2e | lint
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -66,6 +66,16 @@ web_tests() {
   (cd web && npm run build)
 }
 
+e2e_tests() {
+  step "browser end-to-end tests: wmeter serve fed by wmeter simulate, in Chromium"
+  cargo build --bin wmeter --locked
+  [ -f web/dist/index.html ] || (cd web && npm run build)
+  export WM_E2E_CHROMIUM WM_E2E_MOSQUITTO_PUB
+  WM_E2E_CHROMIUM=$(deploy/dev/chromium.sh path)
+  WM_E2E_MOSQUITTO_PUB=$(command -v mosquitto_pub)
+  (cd web && npm run --silent e2e)
+}
+
 case "$what" in
   all)
     (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; })
@@ -73,10 +83,12 @@ case "$what" in
     web_tests
     start_servers
     rust_tests
+    e2e_tests
     ;;
   rust) start_servers; rust_tests ;;
   web) web_tests ;;
+  e2e) e2e_tests ;;
   lint) lint ;;
-  *) echo "usage: $0 all|rust|web|lint" >&2; exit 2 ;;
+  *) echo "usage: $0 all|rust|web|e2e|lint" >&2; exit 2 ;;
 esac
 step "all green ($what)"
