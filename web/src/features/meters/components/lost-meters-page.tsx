@@ -1,4 +1,6 @@
-// Placeholder until this screen is built.
+// Lost Water Meters (spec §2): the server's lost list.
+import { lostDot, MeterListScreen } from './meter-list-screen.tsx';
+
 export default function LostMetersPage() {
-  return <h1>LostMetersPage</h1>;
+  return <MeterListScreen kind="lost" dot={lostDot} />;
 }

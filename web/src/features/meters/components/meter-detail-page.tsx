@@ -1,4 +1,45 @@
-// Placeholder until this screen is built.
+// Water meter detail (spec §2): `meterId` is a 24-hex id, or a serial number
+// with or without its 'W-' prefix.
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+
+import { isCancelled } from '../../../lib/api.ts';
+import { METER_PREFIX } from '../../../lib/constants.ts';
+import { deviceLookup } from '../../../lib/format.ts';
+import { useMeterDetailQuery } from '../api/meter-detail-api.ts';
+import { MeterDetail } from './meter-detail.tsx';
+import { BackButton } from './meter-title.tsx';
+
 export default function MeterDetailPage() {
-  return <h1>MeterDetailPage</h1>;
+  const { t } = useTranslation('meters');
+  const { t: common } = useTranslation();
+  const { meterId = '' } = useParams();
+  const { data: meter, error, isLoading } = useMeterDetailQuery(deviceLookup(meterId, METER_PREFIX));
+
+  useEffect(() => {
+    if (error && !isCancelled(error)) console.error('meter load failed', error);
+  }, [error]);
+
+  if (isLoading) {
+    return (
+      <Box sx={{ display: 'grid', placeItems: 'center', p: 4 }}>
+        <CircularProgress aria-label={common('loading')} />
+      </Box>
+    );
+  }
+  if (!meter || (error && !isCancelled(error))) {
+    return (
+      <Box>
+        <BackButton />
+        <Typography color="error" role="alert" sx={{ mt: 2 }}>
+          {t('detail.loadFailed')}
+        </Typography>
+      </Box>
+    );
+  }
+  return <MeterDetail meter={meter} />;
 }

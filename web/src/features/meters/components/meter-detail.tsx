@@ -1,0 +1,42 @@
+// A loaded meter's page: fields and consumption on the left; alerts and
+// activity on the right; stacked below 1000 px (theme `md`).
+import Box from '@mui/material/Box';
+import Stack from '@mui/material/Stack';
+
+import { idOf, meterName } from '../../../lib/format.ts';
+import type { WaterMeter } from '../../../lib/types.ts';
+import { BleActivityTable } from './ble-activity-table.tsx';
+import { ConsumptionTable } from './consumption-table.tsx';
+import { CriticalAlertsTable } from './critical-alerts-table.tsx';
+import { GatewayActivityTable } from './gateway-activity-table.tsx';
+import { MeterInfoPanel } from './meter-info-panel.tsx';
+import { MeterTitle } from './meter-title.tsx';
+import { ShutdownDialog } from './shutdown-dialog.tsx';
+
+export function MeterDetail({ meter }: { meter: WaterMeter }) {
+  const id = idOf(meter._id);
+  return (
+    <Box>
+      <MeterTitle meter={meter} />
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          alignItems: 'start',
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' },
+        }}
+      >
+        <Stack spacing={2} sx={{ minWidth: 0 }}>
+          <MeterInfoPanel meter={meter} />
+          <ConsumptionTable meterId={id} />
+        </Stack>
+        <Stack spacing={2} sx={{ minWidth: 0 }}>
+          <CriticalAlertsTable meterId={id} critical={meter.criticalState} />
+          <BleActivityTable meterId={id} />
+          <GatewayActivityTable meterId={id} />
+        </Stack>
+      </Box>
+      <ShutdownDialog key={id} meterId={id} name={meterName(meter)} />
+    </Box>
+  );
+}
