@@ -24,10 +24,12 @@ export function OverviewActivity() {
   useLoggedError(error, 'gateway activity');
 
   const na = tc('fallback.na');
+  /** An empty or missing value reads 'NA' (spec §2, Overview). */
+  const orNa = (text: string | null | undefined) => (text === undefined || text === null || text === '' ? na : text);
   const columns: Column<GatewayActivity>[] = [
     { field: 'gatewayId', header: t('activity.gateway'), minWidth: 200 },
-    { field: 'meterId', header: t('activity.meter'), minWidth: 200, value: (row) => (row.meterId ? row.meterId : na) },
-    { field: 'mqttTopic', header: t('activity.topic'), minWidth: 160, value: (row) => (row.mqttTopic ? truncate(row.mqttTopic, TOPIC_MAX) : na) },
+    { field: 'meterId', header: t('activity.meter'), minWidth: 200, value: (row) => orNa(row.meterId) },
+    { field: 'mqttTopic', header: t('activity.topic'), minWidth: 160, value: (row) => orNa(row.mqttTopic && truncate(row.mqttTopic, TOPIC_MAX)) },
     { field: 'action', header: t('activity.action'), minWidth: 180, value: (row) => truncate(row.action, ACTION_MAX) },
     { field: 'timestamp', header: t('activity.timestamp'), minWidth: 140, value: (row) => timestamp(row.timestamp, na) },
   ];

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
@@ -55,6 +55,11 @@ function serve(counts = COUNTS, rows: unknown[] = activity) {
 }
 
 describe('OverviewPage', () => {
+  // The grid is lazily loaded; its first import can outlast findBy's timeout.
+  beforeAll(async () => {
+    await import('../../../components/data-table/data-grid-table.tsx');
+  });
+
   it('shows healthy counts with their share, and lost and critical counts', async () => {
     serve();
     renderWithProviders(<OverviewPage />);
