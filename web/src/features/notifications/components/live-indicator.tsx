@@ -1,4 +1,29 @@
-// Placeholder until the live indicator is built.
+// The live/not-live sensor (spec §2, Shell): it reflects the state of the
+// notification stream that the bell's list keeps open.
+import SensorsIcon from '@mui/icons-material/Sensors';
+import SensorsOffIcon from '@mui/icons-material/SensorsOff';
+import Box from '@mui/material/Box';
+import Tooltip from '@mui/material/Tooltip';
+import { useTranslation } from 'react-i18next';
+
+import { useNotifications } from '../hooks/use-notifications.ts';
+import { useStreamState } from '../hooks/stream-status.ts';
+
 export function LiveIndicator() {
-  return null;
+  const { t } = useTranslation();
+  const { userId } = useNotifications();
+  const live = useStreamState(userId) === 'live';
+  const label = live ? t('topBar.liveLabel') : t('topBar.notLiveLabel');
+  return (
+    <Tooltip title={label}>
+      <Box
+        component="span"
+        role="img"
+        aria-label={label}
+        sx={{ display: 'inline-flex', color: live ? 'success.light' : 'inherit', opacity: live ? 1 : 0.6 }}
+      >
+        {live ? <SensorsIcon fontSize="small" /> : <SensorsOffIcon fontSize="small" />}
+      </Box>
+    </Tooltip>
+  );
 }
