@@ -9,9 +9,10 @@ import { CriticalCard } from './critical-card.tsx';
 
 export default function CriticalsPage() {
   const { list, total, startDay, setStartDay } = useMeterList('critical');
+  const title = useListTitle('critical', total);
   return (
     <DeviceListPage
-      title={useListTitle('critical', total)}
+      title={title}
       list={list}
       total={total}
       startDay={startDay}

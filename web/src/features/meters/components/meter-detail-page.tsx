@@ -9,7 +9,7 @@ import { useParams } from 'react-router';
 
 import { isCancelled } from '../../../lib/api.ts';
 import { METER_PREFIX } from '../../../lib/constants.ts';
-import { deviceLookup } from '../../../lib/format.ts';
+import { deviceLookup, idOf } from '../../../lib/format.ts';
 import { useMeterDetailQuery } from '../api/meter-detail-api.ts';
 import { MeterDetail } from './meter-detail.tsx';
 import { BackButton } from './meter-title.tsx';
@@ -18,20 +18,21 @@ export default function MeterDetailPage() {
   const { t } = useTranslation('meters');
   const { t: common } = useTranslation();
   const { meterId = '' } = useParams();
-  const { data: meter, error, isLoading } = useMeterDetailQuery(deviceLookup(meterId, METER_PREFIX));
+  // `currentData` belongs to this parameter: another meter's record never shows.
+  const { currentData: meter, error, isFetching } = useMeterDetailQuery(deviceLookup(meterId, METER_PREFIX));
 
   useEffect(() => {
     if (error && !isCancelled(error)) console.error('meter load failed', error);
   }, [error]);
 
-  if (isLoading) {
+  if (!meter && isFetching) {
     return (
       <Box sx={{ display: 'grid', placeItems: 'center', p: 4 }}>
         <CircularProgress aria-label={common('loading')} />
       </Box>
     );
   }
-  if (!meter || (error && !isCancelled(error))) {
+  if (!meter) {
     return (
       <Box>
         <BackButton />
@@ -41,5 +42,5 @@ export default function MeterDetailPage() {
       </Box>
     );
   }
-  return <MeterDetail meter={meter} />;
+  return <MeterDetail key={idOf(meter._id)} meter={meter} />;
 }

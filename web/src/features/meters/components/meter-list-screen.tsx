@@ -22,9 +22,10 @@ export const lostDot = (meter: WaterMeter): DotColour => (meter.criticalState ? 
 
 export function MeterListScreen({ kind, dot, empty }: Props) {
   const { list, total, startDay, setStartDay } = useMeterList(kind);
+  const title = useListTitle(kind, total);
   return (
     <DeviceListPage
-      title={useListTitle(kind, total)}
+      title={title}
       list={list}
       total={total}
       startDay={startDay}
