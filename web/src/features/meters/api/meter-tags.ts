@@ -9,14 +9,14 @@ export const METER_LIST_TAG = { type: 'Meter', id: 'LIST' } as const;
 export const meterTag = (id: string) => ({ type: 'Meter', id }) as const;
 export const meterListTag = (kind: MeterListKind) => ({ type: 'Meter', id: `LIST-${kind}` }) as const;
 
-/** Count tags are named after their path, e.g. `wmeters/down`. */
+/** Count tags are named after their path under `api/proxy/`, as the overview's are. */
 export type MeterCountKind = MeterListKind | 'unhealthy';
 const COUNT_ID: Record<MeterCountKind, string> = {
-  all: 'wmeters',
-  lost: 'wmeters/lost',
-  down: 'wmeters/down',
-  critical: 'wmeters/critical',
-  unhealthy: 'wmeters/unhealthy',
+  all: 'wmeters/count',
+  lost: 'wmeters/lost/count',
+  down: 'wmeters/down/count',
+  critical: 'wmeters/critical/count',
+  unhealthy: 'wmeters/unhealthy/count',
 };
 export const meterCountTag = (kind: MeterCountKind) => ({ type: 'Count', id: COUNT_ID[kind] }) as const;
 export const ALL_METER_COUNT_TAGS = (Object.keys(COUNT_ID) as MeterCountKind[]).map(meterCountTag);
