@@ -10,17 +10,18 @@ export type RegistrationBody = Readonly<Record<string, string | Gps>>;
 
 const createdId = (body: { _id: RecordId }) => idOf(body._id);
 
+// A new device may belong to any list and count of its kind: all of them are stale.
 const registrationApi = api.injectEndpoints({
   endpoints: (build) => ({
     registerGateway: build.mutation<string, RegistrationBody>({
       query: (body) => ({ url: 'api/proxy/gateways/', method: 'POST', body }),
       transformResponse: createdId,
-      invalidatesTags: [{ type: 'Gateway', id: 'LIST' }, 'Count'],
+      invalidatesTags: ['Gateway', 'Count'],
     }),
     registerMeter: build.mutation<string, RegistrationBody>({
       query: (body) => ({ url: 'api/proxy/wmeters/', method: 'POST', body }),
       transformResponse: createdId,
-      invalidatesTags: [{ type: 'Meter', id: 'LIST' }, 'Count'],
+      invalidatesTags: ['Meter', 'Count'],
     }),
   }),
 });
