@@ -40,7 +40,7 @@ describe('signing in and the language', () => {
     await s.page.goto('/');
     await s.page.getByRole('button', { name: 'Switch language to French' }).click();
     await s.page.getByText('© 2025 w-meter. Tous droits réservés.').waitFor();
-    await s.page.getByRole('link', { name: 'Passerelles perdues' }).waitFor();
+    await s.page.getByRole('navigation').getByRole('link', { name: 'Passerelles perdues' }).waitFor();
     expect(await s.page.evaluate(() => document.documentElement.lang)).toBe('fr');
 
     await s.page.getByRole('button', { name: 'Passer en anglais' }).click();

@@ -28,14 +28,15 @@ describe('live notifications', () => {
     await publishUplink(ctx, gateway.serialNumber, 'alert', { meter: meter.bleAddress, type: 'e2e-probe', state: 'raised' });
 
     await s.page.getByRole('button', { name: /^Notifications/ }).click();
-    const item = s.page.getByRole('menuitem').filter({ hasText: name }).filter({ hasText: 'e2e-probe' });
+    const panel = s.page.getByRole('dialog', { name: 'Notifications' });
+    const item = panel.getByRole('button').filter({ hasText: name }).filter({ hasText: 'e2e-probe' });
     await item.first().waitFor({ timeout: 30_000 });
     await item.first().click();
     await s.page.waitForURL(`**/water-meters/${meter._id}`);
 
     await s.page.getByRole('button', { name: /^Notifications/ }).click();
-    await s.page.getByRole('menu').waitFor();
-    expect(await s.page.getByRole('menuitem').filter({ hasText: name }).count()).toBe(0);
+    await panel.waitFor();
+    expect(await panel.getByRole('button').filter({ hasText: name }).count()).toBe(0);
     await s.page.keyboard.press('Escape');
   });
 });

@@ -59,7 +59,10 @@ describe('the overview', () => {
       await s.page.reload();
       const values = {} as Counts;
       for (const [key, testId] of Object.entries(GAUGES)) {
-        const text = await s.page.getByTestId(testId).textContent({ timeout: 10_000 });
+        // The centre reads '…' until the count has loaded.
+        const value = s.page.getByTestId(testId).filter({ hasText: /^\d+$/ });
+        await value.waitFor({ timeout: 10_000 });
+        const text = await value.textContent();
         values[key as keyof Counts] = Number(text?.replace(/\D/g, ''));
       }
       shown = values;

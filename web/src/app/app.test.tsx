@@ -13,7 +13,15 @@ function storeSession(session: Record<string, string>) {
   for (const [key, value] of Object.entries(session)) localStorage.setItem(key, value);
 }
 
-const uptime = http.get('/api/proxy/', () => HttpResponse.json({ uptime: 3725 }));
+// What the shell and the overview ask for once signed in.
+const shellHandlers = [
+  http.get('/api/proxy/', () => HttpResponse.json({ uptime: 3725 })),
+  http.get('/api/proxy/:kind/count', () => HttpResponse.json({ count: 0 })),
+  http.get('/api/proxy/:kind/:subset/count', () => HttpResponse.json({ count: 0 })),
+  http.get('/api/proxy/gateways/gateway-activity', () => HttpResponse.json([])),
+  http.get('/api/notifications/:userId', () => HttpResponse.json([])),
+  http.get('/api/notifications', () => new HttpResponse(': quiet\n\n', { headers: { 'content-type': 'text/event-stream' } })),
+];
 
 describe('App', () => {
   beforeEach(() => {
@@ -39,7 +47,7 @@ describe('App', () => {
   it('keeps the session when the start-up refresh of an expired token works', async () => {
     const fresh = fakeToken(900);
     storeSession(signedInSession(fakeToken(-10)));
-    server.use(http.post('/api/auth/refresh', () => HttpResponse.json({ accessToken: fresh })), uptime);
+    server.use(http.post('/api/auth/refresh', () => HttpResponse.json({ accessToken: fresh })), ...shellHandlers);
     render(<App store={createStore()} />);
 
     expect(await screen.findByText('© 2025 w-meter. All rights reserved.')).toBeInTheDocument();
@@ -57,7 +65,7 @@ describe('App', () => {
         expect(body.username).toBe('alice');
         return HttpResponse.json({ accessToken: fakeToken(), role: 'admin', userId: 'u1' });
       }),
-      uptime,
+      ...shellHandlers,
     );
     render(<App store={createStore()} />);
     const user = userEvent.setup();
@@ -80,7 +88,7 @@ describe('App', () => {
   it('clears the session on logout even when the server call fails', async () => {
     storeSession(signedInSession());
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    server.use(http.post('/api/auth/logout', () => HttpResponse.json({}, { status: 500 })), uptime);
+    server.use(http.post('/api/auth/logout', () => HttpResponse.json({}, { status: 500 })), ...shellHandlers);
     render(<App store={createStore()} />);
     const user = userEvent.setup();
 
@@ -92,7 +100,7 @@ describe('App', () => {
 
   it('shows the uptime as hours, minutes and seconds', async () => {
     storeSession(signedInSession());
-    server.use(uptime);
+    server.use(...shellHandlers);
     render(<App store={createStore()} />);
     expect(await screen.findByTestId('uptime')).toHaveTextContent('Uptime: 1h 2m 5s');
   });

@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 import { DataTable, type Column } from '../../../components/data-table/data-table.tsx';
+import { RssiValue } from '../../../components/rssi-value.tsx';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
 import type { BleActivity } from '../../../lib/types.ts';
 import { useGatewayBleActivityQuery } from '../api/gateway-telemetry-api.ts';
 import { useLoggedError } from '../hooks/use-logged-error.ts';
-import { RssiCell } from './rssi-cell.tsx';
 import { Section } from './section.tsx';
 
 type Row = BleActivity & { key: string };
@@ -26,7 +26,7 @@ export function BleActivitySection({ gatewayId }: { gatewayId: string }) {
   const columns: Column<Row>[] = [
     { field: 'meterId', header: t('ble.meter'), minWidth: 200, value: (row) => row.meterId ?? na },
     { field: 'timestamp', header: t('ble.timestamp'), minWidth: 130, value: (row) => timestamp(row.timestamp, na) },
-    { field: 'rssi', header: t('ble.rssi'), minWidth: 90, value: (row) => row.rssi, render: (row) => <RssiCell rssi={row.rssi} /> },
+    { field: 'rssi', header: t('ble.rssi'), minWidth: 90, value: (row) => row.rssi, render: (row) => <RssiValue rssi={row.rssi} /> },
   ];
   return (
     <Section title={t('ble.title')}>

@@ -1,29 +1,17 @@
 // BLE Activities (spec §2): gateway, timestamp, RSSI (colour and number); a
 // row opens the gateway.
-import Box from '@mui/material/Box';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 import { DataTable } from '../../../components/data-table/data-table.tsx';
+import { RssiValue } from '../../../components/rssi-value.tsx';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
-import { rssiColour } from '../../../lib/format.ts';
 import type { BleActivity } from '../../../lib/types.ts';
 import { useMeterBleActivityQuery } from '../api/meter-telemetry-api.ts';
 import { TableSection } from './table-section.tsx';
 
 type Row = BleActivity & { key: string };
-
-/** The number as text, after a dot in the RSSI colour (green, orange, red). */
-function Rssi({ rssi }: { rssi: number }) {
-  const colour = rssiColour(rssi);
-  return (
-    <Box component="span" data-colour={colour} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}>
-      <Box component="span" aria-hidden sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: `${colour}.main` }} />
-      {rssi}
-    </Box>
-  );
-}
 
 export function BleActivityTable({ meterId }: { meterId: string }) {
   const { t } = useTranslation('meters');
@@ -45,7 +33,7 @@ export function BleActivityTable({ meterId }: { meterId: string }) {
         columns={[
           { field: 'gatewayId', header: t('ble.gateway'), value: (r) => r.gatewayId ?? common('fallback.na') },
           { field: 'timestamp', header: t('ble.timestamp'), value: (r) => timestamp(r.timestamp) },
-          { field: 'rssi', header: t('ble.rssi'), value: (r) => r.rssi, render: (r) => <Rssi rssi={r.rssi} /> },
+          { field: 'rssi', header: t('ble.rssi'), value: (r) => r.rssi, render: (r) => <RssiValue rssi={r.rssi} /> },
         ]}
       />
     </TableSection>
