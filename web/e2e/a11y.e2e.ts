@@ -59,9 +59,12 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const
       for (const [name, path] of await routes(api)) {
         await s.page.goto(path);
         await s.page.getByRole('heading', { level: 1 }).first().waitFor();
-        // The stream and the uptime poll keep the network busy: wait for the spinners instead.
+        // The stream and the uptime poll keep the network busy: wait for the
+        // spinners and the placeholders of lazy tables to go instead.
         await s.page
-          .waitForFunction(() => document.querySelectorAll('[role="progressbar"]').length === 0, undefined, { timeout: 10_000 })
+          .waitForFunction(() => document.querySelectorAll('[role="progressbar"], .MuiSkeleton-root').length === 0, undefined, {
+            timeout: 15_000,
+          })
           .catch(() => undefined);
         await screenshot(s.page, `${name}-${size}`);
         found.push(...(await serious(s)).map((v) => `${path}: ${v}`));

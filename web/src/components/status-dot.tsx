@@ -13,6 +13,7 @@ const FILL: Record<DotColour, string> = {
 const PULSE = {
   '@keyframes pulse': { '0%': { opacity: 1 }, '50%': { opacity: 0.3 }, '100%': { opacity: 1 } },
   animation: 'pulse 1.5s ease-in-out infinite',
+  '@media (prefers-reduced-motion: reduce)': { animation: 'none' },
 };
 
 interface Props {

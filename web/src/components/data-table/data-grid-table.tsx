@@ -23,7 +23,20 @@ export default function DataGridTable<R extends GridValidRowModel>(props: DataTa
       rows={props.rows}
       columns={columns}
       getRowId={props.rowId}
-      {...(onRowClick ? { onRowClick: (params: { row: R }) => { onRowClick(params.row); } } : {})}
+      {...(onRowClick
+        ? {
+            onRowClick: (params: { row: R }) => {
+              onRowClick(params.row);
+            },
+            // Keyboard users open a row with Enter on any of its cells.
+            onCellKeyDown: (params: { row: R }, event: { key: string; defaultMuiPrevented?: boolean }) => {
+              if (event.key === 'Enter') {
+                event.defaultMuiPrevented = true;
+                onRowClick(params.row);
+              }
+            },
+          }
+        : {})}
       aria-label={props.label}
       density="compact"
       autoHeight

@@ -42,3 +42,17 @@ describe('DataTable', () => {
     expect(await screen.findByText('none')).toBeInTheDocument();
   });
 });
+
+describe('DataTable from the keyboard', () => {
+  it('opens a row with Enter on one of its cells', async () => {
+    const onRowClick = vi.fn();
+    const rows: Row[] = [{ id: 'a', name: 'first' }];
+    renderWithProviders(
+      <DataTable label="things" rows={rows} rowId={(r) => r.id} columns={[{ field: 'name', header: 'Name' }]} onRowClick={onRowClick} emptyText="none" />,
+    );
+    const cell = await screen.findByRole('gridcell', { name: 'first' });
+    cell.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(onRowClick).toHaveBeenCalledWith(rows[0]);
+  });
+});
