@@ -7,8 +7,10 @@
 //! - [`telemetry`]: structured logs and the optional OTLP trace exporter.
 //! - [`params`]: the `max` and `start` query parameters of every list.
 //! - [`HttpSettings`]: where a service listens.
+//! - [`client_ip`]: the client's address, also behind the gateway.
 
 pub mod auth;
+mod client_ip;
 mod error;
 pub mod health;
 pub mod metrics;
@@ -16,5 +18,6 @@ pub mod params;
 mod settings;
 pub mod telemetry;
 
+pub use client_ip::{ForwardedFor, client_ip};
 pub use error::{ApiError, chain, json_errors, not_found};
 pub use settings::HttpSettings;

@@ -14,11 +14,21 @@ pub struct HttpSettings {
     pub max_body_bytes: usize,
     /// Seconds a graceful shutdown waits for in-flight requests.
     pub shutdown_timeout_secs: u64,
+    /// Take the client's address from the last `X-Forwarded-For` entry, as
+    /// the w-meter gateway appends it. Only for services that nothing but the
+    /// gateway can reach; anyone else could claim any address.
+    pub trust_forwarded_for: bool,
 }
 
 impl Default for HttpSettings {
     fn default() -> Self {
-        Self { host: "127.0.0.1".to_owned(), port: 8080, max_body_bytes: 64 * 1024, shutdown_timeout_secs: 20 }
+        Self {
+            host: "127.0.0.1".to_owned(),
+            port: 8080,
+            max_body_bytes: 64 * 1024,
+            shutdown_timeout_secs: 20,
+            trust_forwarded_for: false,
+        }
     }
 }
 

@@ -41,8 +41,7 @@ impl Audit {
     }
 }
 
-/// The client's address as this service sees it (the TCP peer), or "" when
-/// unknown.
+/// The client's address ([`wm_http::client_ip`]), or "" when unknown.
 pub fn source_ip(req: &HttpRequest) -> String {
-    req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default()
+    wm_http::client_ip(req).map(|ip| ip.to_string()).unwrap_or_default()
 }

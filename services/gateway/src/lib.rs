@@ -2,9 +2,11 @@
 //!
 //! In the embedded mode the gateway's routes and every service's routes
 //! share one actix `App`; the gateway adds the server uptime and serves the
-//! built dashboard, and the API description at `/api/docs`. Forwarding to
-//! separate services (distributed mode) arrives with its issue.
+//! built dashboard, and the API description at `/api/docs`. In the
+//! distributed mode it also forwards every other `/api` path to the service
+//! that owns it ([`forward`]).
 
+pub mod forward;
 mod routes;
 
 pub use routes::{

@@ -185,6 +185,8 @@ fn http_server(
         wm_device_registry::openapi(),
         wm_notification::openapi(),
     ]);
+    let forwarder = forwarder(settings, role)?;
+    let forwarded_for = web::Data::new(wm_http::ForwardedFor { trusted: settings.http.trust_forwarded_for });
     let static_dir = settings.web.static_dir.clone();
     let (auth, registry, ingest) = (services.auth.clone(), services.registry.clone(), services.ingest.clone());
     let notification = services.notification.clone();
@@ -194,6 +196,7 @@ fn http_server(
         let mut app = App::new()
             .app_data(web::Data::new(http_metrics.clone()))
             .app_data(tokens.clone())
+            .app_data(forwarded_for.clone())
             .wrap(from_fn(auth::require_token))
             .wrap(from_fn(wm_gateway::cache_control))
             .wrap(from_fn(metrics::record))
@@ -214,10 +217,11 @@ fn http_server(
             app = app.configure(wm_notification::configure(notification.clone()));
         }
         if role.mounts(Service::Gateway) {
-            app = app
-                .configure(wm_gateway::configure(uptime))
-                .configure(wm_gateway::docs(api.clone()))
-                .configure(wm_gateway::spa(static_dir.clone()));
+            app = app.configure(wm_gateway::configure(uptime)).configure(wm_gateway::docs(api.clone()));
+            if let Some(forwarder) = &forwarder {
+                app = app.configure(wm_gateway::forward::configure(forwarder.clone()));
+            }
+            app = app.configure(wm_gateway::spa(static_dir.clone()));
         }
         app.default_service(web::to(wm_http::not_found))
     })
@@ -226,6 +230,23 @@ fn http_server(
     .listen(listener)?
     .run();
     Ok(server)
+}
+
+/// The gateway alone (`wmeter run gateway`) forwards the other services'
+/// routes; it needs all their URLs.
+fn forwarder(settings: &Settings, role: Role) -> anyhow::Result<Option<wm_gateway::forward::Forwarder>> {
+    use wm_gateway::forward::{Forwarder, Owner, RouteTable};
+    if role != Role::Service(Service::Gateway) {
+        return Ok(None);
+    }
+    settings.gateway.validate(true).map_err(|(key, message)| crate::config::ConfigError::invalid(key, message))?;
+    let table = RouteTable::new([
+        (Owner::Auth, wm_auth::openapi()),
+        (Owner::DeviceRegistry, wm_device_registry::openapi()),
+        (Owner::TelemetryIngest, wm_telemetry_ingest::openapi()),
+        (Owner::Notification, wm_notification::openapi()),
+    ]);
+    Ok(Some(Forwarder::new(table, settings.gateway.clone(), settings.http.max_body_bytes)?))
 }
 
 fn readiness_checks(wiring: &Wiring) -> Vec<Arc<dyn ReadinessCheck>> {

@@ -53,7 +53,7 @@ pub async fn post(
 ) -> Result<HttpResponse, ApiError> {
     let Credentials { username, password } = body.into_inner();
     let username = username.trim().to_owned();
-    let ip = req.peer_addr().map(|a| a.ip());
+    let ip = wm_http::client_ip(&req);
     if let Err(wait) = state.limiter.check(ip, &username, Instant::now()) {
         tracing::warn!(?ip, "login throttled");
         return Err(ApiError::too_many_requests("Too many failed sign-ins; wait and try again", wait));

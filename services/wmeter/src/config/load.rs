@@ -13,8 +13,19 @@ pub const ENV_PREFIX: &str = "WMETER_";
 /// The sections of [`Settings`]. Only `WMETER_<SECTION>__<KEY>` variables are
 /// configuration: others that share the prefix (`WMETER_CONFIG`, or the
 /// `WMETER_GATEWAY_PORT` service links Kubernetes puts in every pod) are not.
-pub const SECTIONS: &[&str] =
-    &["http", "database", "event_log", "log", "web", "auth", "devices", "mqtt", "telemetry", "notifications"];
+pub const SECTIONS: &[&str] = &[
+    "http",
+    "database",
+    "event_log",
+    "log",
+    "web",
+    "auth",
+    "devices",
+    "mqtt",
+    "telemetry",
+    "notifications",
+    "gateway",
+];
 
 /// Loads defaults, then `file` (when given), then `WMETER_*` variables, and
 /// validates the result for `mode`.

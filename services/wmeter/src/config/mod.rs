@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use wm_device_registry::DeviceSettings;
 use wm_eventlog::{EventLogError, EventLogSettings, kafka::KafkaSettings};
+use wm_gateway::forward::GatewaySettings;
 use wm_http::{HttpSettings, telemetry::LogSettings};
 use wm_notification::NotificationSettings;
 use wm_storage::{Backend, DatabaseSettings};
@@ -35,6 +36,7 @@ pub struct Settings {
     pub mqtt: MqttSettings,
     pub telemetry: TelemetrySettings,
     pub notifications: NotificationSettings,
+    pub gateway: GatewaySettings,
 }
 
 /// The `web` section.
@@ -73,6 +75,7 @@ impl Settings {
         self.mqtt.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.telemetry.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.notifications.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
+        self.gateway.validate(false).map_err(|(key, message)| ConfigError::invalid(key, message))?;
 
         self.auth.validate(mode)
     }

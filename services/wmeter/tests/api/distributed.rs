@@ -11,7 +11,7 @@ use wmeter::{
     config::{Mode, Settings},
 };
 
-use crate::helpers::{TestApp, spawn_with};
+use crate::helpers::{TestApp, spawn_gateway, spawn_with};
 
 async fn spawn_service(service: Service) -> Option<TestApp> {
     let brokers = servers::kafka_brokers()?;
@@ -66,10 +66,7 @@ async fn a_service_mounts_only_its_own_routes() {
 
 #[tokio::test]
 async fn the_gateway_needs_no_database_or_log() {
-    let mut settings = Settings::default();
-    settings.database.url = "postgres://nobody@127.0.0.1:1/none".to_owned();
-    settings.event_log = EventLogSettings::Kafka(KafkaSettings::with_brokers("127.0.0.1:1"));
-    let app = spawn_with(settings, Mode::Distributed, Role::Service(Service::Gateway), None).await;
+    let app = spawn_gateway("http://127.0.0.1:9").await;
     let ready = app.get("/readyz").await;
     assert_eq!(ready.status(), 200);
     assert_eq!(ready.json::<Value>().await.unwrap(), json!({"status": "ready", "checks": {}}));

@@ -81,6 +81,21 @@ pub async fn spawn_each(adjust: impl Fn(&mut Settings)) -> Vec<TestApp> {
     apps
 }
 
+/// A gateway whose four upstreams are all `upstream`. The distributed mode
+/// asks for PostgreSQL and Kafka, which the gateway never uses.
+pub async fn spawn_gateway(upstream: &str) -> TestApp {
+    let mut settings = Settings::default();
+    settings.database.url = "postgres://nobody@127.0.0.1:1/none".to_owned();
+    settings.event_log =
+        wm_eventlog::EventLogSettings::Kafka(wm_eventlog::kafka::KafkaSettings::with_brokers("127.0.0.1:1"));
+    let u = &mut settings.gateway.upstreams;
+    for url in [&mut u.auth, &mut u.device_registry, &mut u.telemetry_ingest, &mut u.notification] {
+        *url = Some(upstream.to_owned());
+    }
+    settings.gateway.connect_timeout_ms = 500;
+    spawn_with(settings, Mode::Distributed, Role::Service(wmeter::cli::Service::Gateway), None).await
+}
+
 /// The logins (username = password) of a test's own Mosquitto.
 const SERVICE_LOGIN: &str = "wmeter-test";
 const GATEWAY_LOGIN: &str = "gateway-test";

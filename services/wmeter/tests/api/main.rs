@@ -5,6 +5,7 @@
 mod auth;
 mod distributed;
 mod docs;
+mod forwarding;
 mod helpers;
 mod notifications;
 mod operability;

@@ -1,0 +1,170 @@
+//! The forwarding itself: the request goes to its owner with the client's
+//! address appended to `X-Forwarded-For`, and the answer streams back as it
+//! arrives (SSE included). A service that cannot be reached gives a JSON 503.
+
+use std::{sync::Arc, time::Duration};
+
+use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
+use futures::StreamExt;
+use wm_http::ApiError;
+
+use super::{GatewaySettings, Owner, RouteTable};
+
+/// Headers that describe one hop, never forwarded (RFC 9110 §7.6.1).
+const HOP_BY_HOP: &[&str] = &[
+    "connection",
+    "keep-alive",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "host",
+    "content-length",
+];
+
+/// The forwarding client, the route table and the upstream base URLs.
+#[derive(Clone, Debug)]
+pub struct Forwarder {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    client: reqwest::Client,
+    table: RouteTable,
+    settings: GatewaySettings,
+    max_body_bytes: usize,
+}
+
+impl Forwarder {
+    pub fn new(table: RouteTable, settings: GatewaySettings, max_body_bytes: usize) -> Result<Self, reqwest::Error> {
+        // No overall timeout: an SSE answer lasts as long as the client stays.
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_millis(settings.connect_timeout_ms))
+            .redirect(reqwest::redirect::Policy::none())
+            .build()?;
+        Ok(Self { inner: Arc::new(Inner { client, table, settings, max_body_bytes }) })
+    }
+
+    fn base_url(&self, owner: Owner) -> Option<&str> {
+        let u = &self.inner.settings.upstreams;
+        match owner {
+            Owner::Auth => u.auth.as_deref(),
+            Owner::DeviceRegistry => u.device_registry.as_deref(),
+            Owner::TelemetryIngest => u.telemetry_ingest.as_deref(),
+            Owner::Notification => u.notification.as_deref(),
+        }
+        .map(|url| url.trim_end_matches('/'))
+    }
+}
+
+/// `/api/{tail}`: every API path the gateway does not serve itself.
+#[tracing::instrument(skip_all, fields(path = req.path(), owner))]
+pub async fn forward(
+    req: HttpRequest,
+    body: web::Payload,
+    forwarder: web::Data<Forwarder>,
+) -> Result<HttpResponse, ApiError> {
+    let Some(owner) = forwarder.inner.table.owner(req.path()) else {
+        return Err(ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("No route for {}", req.path())));
+    };
+    tracing::Span::current().record("owner", owner.name());
+    let Some(base) = forwarder.base_url(owner) else {
+        return Err(unavailable(owner));
+    };
+    let body = read_body(body, forwarder.inner.max_body_bytes).await?;
+    let url = match req.uri().query() {
+        Some(query) => format!("{base}{}?{query}", req.path()),
+        None => format!("{base}{}", req.path()),
+    };
+    let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes())
+        .map_err(|_| ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "Unsupported method"))?;
+    let upstream =
+        forwarder.inner.client.request(method, url).headers(request_headers(&req)).body(body).send().await.map_err(
+            |error| {
+                tracing::warn!(owner = owner.name(), error = %wm_http::chain(&error), "service unreachable");
+                unavailable(owner)
+            },
+        )?;
+    Ok(response(upstream))
+}
+
+fn unavailable(owner: Owner) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "service_unavailable",
+        format!("The {} service is unavailable; try again shortly", owner.name()),
+    )
+}
+
+async fn read_body(mut payload: web::Payload, limit: usize) -> Result<web::Bytes, ApiError> {
+    let mut body = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_request", e.to_string()))?;
+        if body.len() + chunk.len() > limit {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                format!("The body is larger than {limit} bytes"),
+            ));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body.freeze())
+}
+
+/// The client's headers minus hop-by-hop ones, plus `X-Forwarded-For`
+/// (the peer appended) and `X-Forwarded-Proto`. `traceparent` passes as is.
+fn request_headers(req: &HttpRequest) -> reqwest::header::HeaderMap {
+    let mut headers = copy_headers(req.headers().iter().map(|(k, v)| (k.as_str(), v.as_bytes())));
+    if let Some(peer) = req.peer_addr() {
+        let forwarded = match req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok()) {
+            Some(earlier) => format!("{earlier}, {}", peer.ip()),
+            None => peer.ip().to_string(),
+        };
+        if let Ok(value) = reqwest::header::HeaderValue::from_str(&forwarded) {
+            headers.insert("x-forwarded-for", value);
+        }
+    }
+    let scheme = req.connection_info().scheme().to_owned();
+    if let Ok(value) = reqwest::header::HeaderValue::from_str(&scheme) {
+        headers.insert("x-forwarded-proto", value);
+    }
+    headers
+}
+
+fn copy_headers<'a>(pairs: impl Iterator<Item = (&'a str, &'a [u8])>) -> reqwest::header::HeaderMap {
+    let mut headers = reqwest::header::HeaderMap::new();
+    for (name, value) in pairs {
+        if HOP_BY_HOP.contains(&name.to_ascii_lowercase().as_str()) {
+            continue;
+        }
+        if let (Ok(name), Ok(value)) =
+            (reqwest::header::HeaderName::from_bytes(name.as_bytes()), reqwest::header::HeaderValue::from_bytes(value))
+        {
+            headers.append(name, value);
+        }
+    }
+    headers
+}
+
+/// The service's answer, streamed back as it arrives.
+fn response(upstream: reqwest::Response) -> HttpResponse {
+    let status = StatusCode::from_u16(upstream.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+    let mut builder = HttpResponse::build(status);
+    let headers: &reqwest::header::HeaderMap = upstream.headers();
+    for (name, value) in headers {
+        if HOP_BY_HOP.contains(&name.as_str()) {
+            continue;
+        }
+        if let (Ok(name), Ok(value)) = (
+            actix_web::http::header::HeaderName::from_bytes(name.as_str().as_bytes()),
+            actix_web::http::header::HeaderValue::from_bytes(value.as_bytes()),
+        ) {
+            builder.append_header((name, value));
+        }
+    }
+    builder.streaming(upstream.bytes_stream())
+}
