@@ -9,7 +9,7 @@ PROFILE ?= dev
 TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
 WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test deps build web test-rust test-web test-e2e lint fmt clean
+.PHONY: help run test deps build web test-rust test-web test-e2e lint validate-deploy fmt clean
 
 help:
 	@echo "make run    build everything and start w-meter (embedded mode, demo network) on http://127.0.0.1:8080"
@@ -48,6 +48,10 @@ test-e2e: web/dist/index.html
 lint:
 	deploy/dev/test.sh lint
 
+## validate-deploy: docker-compose.yml and deploy/k8s, validated offline, plus the self-test.
+validate-deploy:
+	deploy/dev/validate-deploy.sh all
+
 ## deps: install the toolchain parts and servers the tests use, when missing.
 deps:
 	cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
@@ -56,6 +60,7 @@ deps:
 	deploy/dev/mosquitto.sh install
 	deploy/dev/tansu.sh install
 	deploy/dev/chromium.sh install
+	deploy/dev/validate-deploy.sh install
 
 fmt:
 	$(CARGO) fmt --all

@@ -50,6 +50,13 @@ lint() {
   fi
 }
 
+validate_deploy() {
+  # Compose file and Kubernetes manifests, offline; then proof that broken
+  # copies are rejected (deploy/dev/validate-deploy.sh).
+  deploy/dev/validate-deploy.sh check
+  deploy/dev/validate-deploy.sh selftest
+}
+
 rust_tests() {
   step "Rust tests (unit, storage on both backends, event-log contract on both logs, API)"
   if cargo nextest --version >/dev/null 2>&1; then
@@ -78,6 +85,7 @@ e2e_tests() {
 
 case "$what" in
   all)
+    validate_deploy
     (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; })
     lint
     web_tests
