@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { StartDatePicker } from '../start-date-picker.tsx';
-import type { PagedList } from './use-paged-list.ts';
+import type { PagedList } from './use-load-more.ts';
 
 interface Props<T> {
   title: string;

@@ -2,29 +2,16 @@
 // newest up to the chosen day); Load More asks for records registered before
 // the oldest one shown, drops duplicates, sorts the page by lastseen (newest
 // first) and appends it. Changing the start day reloads from the first page.
-import { useCallback, useEffect, useRef, useState } from 'react';
-
-import { isCancelled } from '../../lib/api.ts';
 import { PAGE_SIZE } from '../../lib/constants.ts';
 import { idOf } from '../../lib/format.ts';
 import type { PageParams, RecordId } from '../../lib/types.ts';
 import { startOfNextDay } from '../start-date-picker.tsx';
+import { useLoadMore, type PagedList } from './use-load-more.ts';
 
 export interface Pageable {
   _id: RecordId;
   registeredAt: string;
   lastseen: string | null;
-}
-
-export type ListStatus = 'loading' | 'ready' | 'error';
-
-export interface PagedList<T> {
-  items: T[];
-  status: ListStatus;
-  loadingMore: boolean;
-  /** The last page was full, so there may be more. */
-  hasMore: boolean;
-  loadMore: () => void;
 }
 
 const time = (value: string | null) => (value ? Date.parse(value) : Number.NEGATIVE_INFINITY);
@@ -53,60 +40,8 @@ export function usePagedList<T extends Pageable>(
   fetchPage: (params: PageParams) => Promise<T[]>,
   startDay: string | null,
 ): PagedList<T> {
-  const [items, setItems] = useState<T[]>([]);
-  const [status, setStatus] = useState<ListStatus>('loading');
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [hasMore, setHasMore] = useState(false);
-  // Answers to a superseded request (an older start day) are ignored.
-  const generation = useRef(0);
-  // The latest fetcher, so that callers need not memoize it.
-  const fetcher = useRef(fetchPage);
-  useEffect(() => {
-    fetcher.current = fetchPage;
-  }, [fetchPage]);
-
-  const run = useCallback(
-    async (params: PageParams, merge: (page: T[]) => void, gen: number) => {
-      try {
-        const page = await fetcher.current(params);
-        if (gen !== generation.current) return;
-        merge(page);
-        setHasMore(page.length >= params.max);
-        setStatus('ready');
-      } catch (error) {
-        if (gen !== generation.current || isCancelled(error)) return;
-        console.error('list load failed', error);
-        setStatus((current) => (current === 'loading' ? 'error' : current));
-      }
-    },
-    [],
-  );
-
-  // A new start day starts over (adjusting state while rendering, as React advises).
-  const [shownFor, setShownFor] = useState(startDay);
-  if (shownFor !== startDay) {
-    setShownFor(startDay);
-    setItems([]);
-    setStatus('loading');
-    setHasMore(false);
-  }
-
-  useEffect(() => {
-    generation.current += 1;
-    const gen = generation.current;
-    const params: PageParams = startDay
-      ? { max: PAGE_SIZE, start: startOfNextDay(startDay), reverse: true }
-      : { max: PAGE_SIZE };
-    void run(params, (page) => { setItems([...page].sort(byLastSeen)); }, gen);
-  }, [startDay, run]);
-
-  const loadMore = useCallback(() => {
-    const gen = generation.current;
-    setLoadingMore(true);
-    void run(nextPageParams(items), (page) => { setItems((shown) => appendPage(shown, page)); }, gen).finally(() => {
-      if (gen === generation.current) setLoadingMore(false);
-    });
-  }, [items, run]);
-
-  return { items, status, loadingMore, hasMore, loadMore };
+  const first: PageParams = startDay
+    ? { max: PAGE_SIZE, start: startOfNextDay(startDay), reverse: true }
+    : { max: PAGE_SIZE };
+  return useLoadMore(fetchPage, { first, next: nextPageParams, append: appendPage }, startDay ?? '');
 }

@@ -1,11 +1,11 @@
 // One gateway's telemetry (spec §7): gateway activity (paged, optionally for
 // one meter), BLE activity and discovered peripherals.
 import { api } from '../../../lib/api.ts';
+import { PAGE_SIZE } from '../../../lib/constants.ts';
 import type { BleActivity, GatewayActivity, PeripheralDiscovery } from '../../../lib/types.ts';
 
 export interface ActivityPage {
   gatewayId: string;
-  max: number;
   /** Only rows older than this timestamp. */
   start?: string;
   meterId?: string;
@@ -14,7 +14,10 @@ export interface ActivityPage {
 const telemetryApi = api.injectEndpoints({
   endpoints: (build) => ({
     gatewayActivityPage: build.query<GatewayActivity[], ActivityPage>({
-      query: ({ gatewayId, ...params }) => ({ url: `api/proxy/gateways/gateway-activity/${gatewayId}`, params }),
+      query: ({ gatewayId, ...params }) => ({
+        url: `api/proxy/gateways/gateway-activity/${gatewayId}`,
+        params: { max: PAGE_SIZE, ...params },
+      }),
       providesTags: (_result, _error, { gatewayId }) => [{ type: 'Activity', id: gatewayId }],
     }),
     gatewayBleActivity: build.query<BleActivity[], string>({
@@ -29,7 +32,6 @@ const telemetryApi = api.injectEndpoints({
 });
 
 export const {
-  useGatewayActivityPageQuery,
   useLazyGatewayActivityPageQuery,
   useGatewayBleActivityQuery,
   useGatewayPeripheralsQuery,

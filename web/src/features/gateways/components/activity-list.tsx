@@ -1,14 +1,16 @@
 // One gateway activity table (Meter, Topic, Action, Timestamp) with Load More.
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { DataTable, type Column } from '../../../components/data-table/data-table.tsx';
+import { useOlderPages } from '../../../components/paged-list/use-older-pages.ts';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { ACTION_MAX, TOPIC_MAX } from '../../../lib/constants.ts';
 import { idOf, truncate } from '../../../lib/format.ts';
 import type { GatewayActivity } from '../../../lib/types.ts';
-import { useActivityPages } from '../hooks/use-activity-pages.ts';
+import { useLazyGatewayActivityPageQuery } from '../api/gateway-telemetry-api.ts';
 
 interface Props {
   label: string;
@@ -24,7 +26,14 @@ export function ActivityList({ label, gatewayId, meterId, onRowClick }: Props) {
   const { t } = useTranslation('gateways');
   const { t: tc } = useTranslation();
   const timestamp = useTimestamp();
-  const { rows, loading, hasMore, loadMore } = useActivityPages(gatewayId, meterId);
+  const [fetchActivity] = useLazyGatewayActivityPageQuery();
+  const fetchPage = useCallback(
+    (start: string | undefined) =>
+      fetchActivity({ gatewayId, ...(start ? { start } : {}), ...(meterId ? { meterId } : {}) }).unwrap(),
+    [fetchActivity, gatewayId, meterId],
+  );
+  const { items: rows, status, loadingMore, hasMore, loadMore } = useOlderPages(fetchPage, rowId, `${gatewayId}|${meterId ?? ''}`);
+  const loading = status === 'loading' || loadingMore;
   const na = tc('fallback.na');
   const orNa = (text: string | null | undefined) => (text === undefined || text === null || text === '' ? na : text);
   const columns: Column<GatewayActivity>[] = [

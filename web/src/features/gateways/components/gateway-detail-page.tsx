@@ -9,8 +9,8 @@ import { useParams } from 'react-router';
 
 import { GATEWAY_PREFIX } from '../../../lib/constants.ts';
 import { deviceLookup, idOf } from '../../../lib/format.ts';
+import { useLoggedError } from '../../../lib/use-logged-error.ts';
 import { useGatewayDetailQuery } from '../api/gateways-api.ts';
-import { useLoggedError } from '../hooks/use-logged-error.ts';
 import { BleActivitySection } from './ble-activity-section.tsx';
 import { GatewayActivitySection } from './gateway-activity-section.tsx';
 import { GatewayHeader } from './gateway-header.tsx';

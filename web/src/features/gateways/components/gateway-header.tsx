@@ -6,9 +6,9 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 
 import { gatewayDot, StatusDot } from '../../../components/status-dot.tsx';
+import { useGoBack } from '../../../components/use-go-back.ts';
 import { gatewayName } from '../../../lib/format.ts';
 import type { Gateway } from '../../../lib/types.ts';
-import { useGoBack } from '../hooks/use-go-back.ts';
 
 interface Props {
   gateway: Gateway | null;
@@ -18,7 +18,7 @@ interface Props {
 
 export function GatewayHeader({ gateway, fallbackName }: Props) {
   const { t } = useTranslation();
-  const goBack = useGoBack();
+  const goBack = useGoBack('/gateways');
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 2 }}>
       <Button startIcon={<ArrowBackIcon />} onClick={goBack}>

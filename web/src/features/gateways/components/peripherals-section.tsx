@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, type Column } from '../../../components/data-table/data-table.tsx';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
 import type { PeripheralDiscovery } from '../../../lib/types.ts';
+import { useLoggedError } from '../../../lib/use-logged-error.ts';
 import { useGatewayPeripheralsQuery } from '../api/gateway-telemetry-api.ts';
-import { useLoggedError } from '../hooks/use-logged-error.ts';
 import { Section } from './section.tsx';
 
 type Row = PeripheralDiscovery & { key: string };

@@ -4,11 +4,11 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { DataTable } from '../../../components/data-table/data-table.tsx';
+import { useOlderPages } from '../../../components/paged-list/use-older-pages.ts';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { idOf } from '../../../lib/format.ts';
 import type { ConsumptionRecord } from '../../../lib/types.ts';
 import { useLazyMeterConsumptionQuery } from '../api/meter-telemetry-api.ts';
-import { useOlderPages } from '../hooks/use-older-pages.ts';
 import { TableSection } from './table-section.tsx';
 
 const keyOf = (record: ConsumptionRecord) => idOf(record._id);

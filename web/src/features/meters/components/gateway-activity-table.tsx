@@ -5,12 +5,12 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { DataTable } from '../../../components/data-table/data-table.tsx';
+import { useOlderPages } from '../../../components/paged-list/use-older-pages.ts';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { ACTION_MAX, TOPIC_MAX } from '../../../lib/constants.ts';
 import { idOf, truncate } from '../../../lib/format.ts';
 import type { GatewayActivity } from '../../../lib/types.ts';
 import { useLazyMeterGatewayActivityQuery } from '../api/meter-telemetry-api.ts';
-import { useOlderPages } from '../hooks/use-older-pages.ts';
 import { TableSection } from './table-section.tsx';
 
 const keyOf = (row: GatewayActivity) =>

@@ -3,13 +3,12 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 
-import { isCancelled } from '../../../lib/api.ts';
 import { METER_PREFIX } from '../../../lib/constants.ts';
 import { deviceLookup, idOf } from '../../../lib/format.ts';
+import { useLoggedError } from '../../../lib/use-logged-error.ts';
 import { useMeterDetailQuery } from '../api/meter-detail-api.ts';
 import { MeterDetail } from './meter-detail.tsx';
 import { BackButton } from './meter-title.tsx';
@@ -21,9 +20,7 @@ export default function MeterDetailPage() {
   // `currentData` belongs to this parameter: another meter's record never shows.
   const { currentData: meter, error, isFetching } = useMeterDetailQuery(deviceLookup(meterId, METER_PREFIX));
 
-  useEffect(() => {
-    if (error && !isCancelled(error)) console.error('meter load failed', error);
-  }, [error]);
+  useLoggedError(error, 'meter');
 
   if (!meter && isFetching) {
     return (

@@ -5,7 +5,7 @@ import Stack from '@mui/material/Stack';
 
 import { idOf, meterName } from '../../../lib/format.ts';
 import type { WaterMeter } from '../../../lib/types.ts';
-import { BleActivityTable } from './ble-activity-table.tsx';
+import { BleActivitySection } from './ble-activity-section.tsx';
 import { ConsumptionTable } from './consumption-table.tsx';
 import { CriticalAlertsTable } from './critical-alerts-table.tsx';
 import { GatewayActivityTable } from './gateway-activity-table.tsx';
@@ -32,7 +32,7 @@ export function MeterDetail({ meter }: { meter: WaterMeter }) {
         </Stack>
         <Stack spacing={2} sx={{ minWidth: 0 }}>
           <CriticalAlertsTable meterId={id} critical={meter.criticalState} />
-          <BleActivityTable meterId={id} />
+          <BleActivitySection meterId={id} />
           <GatewayActivityTable meterId={id} />
         </Stack>
       </Box>

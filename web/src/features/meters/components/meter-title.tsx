@@ -6,10 +6,10 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 
 import { meterDot, StatusDot } from '../../../components/status-dot.tsx';
+import { useGoBack } from '../../../components/use-go-back.ts';
 import { meterName } from '../../../lib/format.ts';
 import type { WaterMeter } from '../../../lib/types.ts';
 import { useDotLabel } from '../hooks/use-dot-label.ts';
-import { useGoBack } from '../hooks/use-go-back.ts';
 
 export function BackButton() {
   const { t } = useTranslation();

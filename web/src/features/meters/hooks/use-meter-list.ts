@@ -1,10 +1,10 @@
 // One meter list screen's data: its total, its pages (spec §4, Lists) and the
 // chosen start day.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 
 import { usePagedList } from '../../../components/paged-list/use-paged-list.ts';
-import { isCancelled } from '../../../lib/api.ts';
 import type { PageParams } from '../../../lib/types.ts';
+import { useLoggedError } from '../../../lib/use-logged-error.ts';
 import { useLazyMeterPageQuery, useMeterCountQuery } from '../api/meter-lists-api.ts';
 import type { MeterListKind } from '../api/meter-tags.ts';
 
@@ -15,10 +15,7 @@ export function useMeterList(kind: MeterListKind) {
   const fetchPage = useCallback((params: PageParams) => fetchMeters({ kind, ...params }).unwrap(), [fetchMeters, kind]);
   const list = usePagedList(fetchPage, startDay);
 
-  // A count that fails to load is only logged (spec §8).
-  useEffect(() => {
-    if (count.error && !isCancelled(count.error)) console.error('meter count failed', count.error);
-  }, [count.error]);
+  useLoggedError(count.error, 'meter count');
 
   return { list, total: count.data, startDay, setStartDay };
 }

@@ -9,8 +9,8 @@ import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { ACTION_MAX, OVERVIEW_ACTIVITY_MAX, OVERVIEW_REFRESH_MS, TOPIC_MAX } from '../../../lib/constants.ts';
 import { idOf, truncate } from '../../../lib/format.ts';
 import type { GatewayActivity } from '../../../lib/types.ts';
+import { useLoggedError } from '../../../lib/use-logged-error.ts';
 import { useOverviewActivityQuery } from '../api/overview-api.ts';
-import { useLoggedError } from '../hooks/use-logged-error.ts';
 
 const rowId = (row: GatewayActivity) =>
   row._id ? idOf(row._id) : `${row.gatewayId}|${row.meterId ?? ''}|${row.timestamp}|${row.action}`;

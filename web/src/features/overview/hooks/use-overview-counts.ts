@@ -1,7 +1,7 @@
 // The six counts behind the gauges, refreshed every OVERVIEW_REFRESH_MS (spec §4).
 import { OVERVIEW_REFRESH_MS } from '../../../lib/constants.ts';
+import { useLoggedError } from '../../../lib/use-logged-error.ts';
 import { useOverviewCountQuery, type OverviewCountPath } from '../api/overview-api.ts';
-import { useLoggedError } from './use-logged-error.ts';
 
 const POLL = { pollingInterval: OVERVIEW_REFRESH_MS } as const;
 

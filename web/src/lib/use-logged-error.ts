@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 
-import { isCancelled } from '../../../lib/api.ts';
+import { isCancelled } from './api.ts';
 
 /** Dashboard load failures are only logged (spec §8); cancelled requests are ignored (§7). */
 export function useLoggedError(error: unknown, what: string) {

@@ -1,5 +1,5 @@
-// Back to where the user came from; to `fallback` when the page was opened
-// directly (there is no earlier entry in this tab's history).
+// Back (spec §2, §4): one step back in history, or to `fallback` when the
+// page was opened directly and this tab has nothing to go back to.
 import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
