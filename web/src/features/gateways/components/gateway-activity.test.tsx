@@ -1,19 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
+import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
+import { gateway, GATEWAY_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { activity, GATEWAY_ID, gateway, serveGateway } from '../testing/gateway-fixtures.ts';
+import { activity, serveGateway } from '../testing/gateway-fixtures.ts';
 import GatewayDetailPage from './gateway-detail-page.tsx';
 
 const open = () => renderWithProviders(<GatewayDetailPage />, { route: `/gateways/${GATEWAY_ID}`, path: '/gateways/:gatewayId' });
 const METER = '6b031854dbdeac91e41b6336';
 
 describe('gateway detail telemetry', () => {
-  // The grid is lazily loaded; its first import can outlast findBy's timeout.
-  beforeAll(async () => {
-    await import('../../../components/data-table/data-grid-table.tsx');
-  });
+  preloadDataGrid();
 
   it('colours RSSI by strength and opens the meter of a BLE row', async () => {
     serveGateway(gateway(), {

@@ -1,12 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
+import { gateway, GATEWAY_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { gatewaysApi } from '../api/gateways-api.ts';
-import { gateway, GATEWAY_ID, serveGateway } from '../testing/gateway-fixtures.ts';
+import { serveGateway } from '../testing/gateway-fixtures.ts';
 import GatewayDetailPage from './gateway-detail-page.tsx';
 
 const PATH = '/gateways/:gatewayId';
@@ -18,10 +20,7 @@ function field(label: string) {
 }
 
 describe('GatewayDetailPage', () => {
-  // The grid is lazily loaded; its first import can outlast findBy's timeout.
-  beforeAll(async () => {
-    await import('../../../components/data-table/data-grid-table.tsx');
-  });
+  preloadDataGrid();
 
   it('shows every field of a gateway found by id', async () => {
     serveGateway(gateway({ lastseen: null, isOnline: false, registeredAt: '2025-01-05T10:00:00Z' }));

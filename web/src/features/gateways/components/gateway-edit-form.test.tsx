@@ -4,8 +4,9 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { gateway, GATEWAY_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { gateway, GATEWAY_ID, serveGateway } from '../testing/gateway-fixtures.ts';
+import { serveGateway } from '../testing/gateway-fixtures.ts';
 import GatewayDetailPage from './gateway-detail-page.tsx';
 
 interface Seen {

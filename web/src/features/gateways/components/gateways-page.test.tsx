@@ -5,8 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 
 import type { Gateway } from '../../../lib/types.ts';
 import { server } from '../../../testing/msw-server.ts';
+import { gateway } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { gateway } from '../testing/gateway-fixtures.ts';
 import GatewaysPage from './gateways-page.tsx';
 
 const hex = (n: number) => n.toString(16).padStart(24, '0');

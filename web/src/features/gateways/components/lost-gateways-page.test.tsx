@@ -3,8 +3,8 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { gateway } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { gateway } from '../testing/gateway-fixtures.ts';
 import LostGatewaysPage from './lost-gateways-page.tsx';
 
 describe('LostGatewaysPage', () => {

@@ -1,30 +1,9 @@
-// Records and MSW handlers shared by the gateway tests.
+// Telemetry records and MSW handlers shared by the gateway tests.
 import { http, HttpResponse } from 'msw';
 
 import type { BleActivity, Gateway, GatewayActivity, PeripheralDiscovery } from '../../../lib/types.ts';
 import { server } from '../../../testing/msw-server.ts';
-
-export const GATEWAY_ID = '6b031854dbdeac91e41b6334';
-
-export function gateway(overrides: Partial<Gateway> = {}): Gateway {
-  return {
-    _id: GATEWAY_ID,
-    deviceName: 'GTW-SG01000003',
-    serialNumber: 'SG01000003',
-    imei: '350010000000003',
-    bleAddress: '5A:01:00:00:03:01',
-    macAddress: '5C:01:00:00:03:01',
-    phoneNumber: '0701000003',
-    gpsCoordinates: [4.8177, 45.76],
-    lastseen: '2026-11-22T16:29:22.291038Z',
-    registeredAt: '2026-11-22T16:29:08.863927Z',
-    isOnline: true,
-    discoveredPeripheralsCount: 3,
-    recordsCount: 8,
-    waterMetersCount: 5,
-    ...overrides,
-  };
-}
+import { gateway, GATEWAY_ID } from '../../../testing/records.ts';
 
 export function activity(n: number, overrides: Partial<GatewayActivity> = {}): GatewayActivity {
   return {

@@ -1,10 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import { delay, http } from 'msw';
+import { http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { meter } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { json, meter } from '../testing/fixtures.ts';
+import { json, unanswered } from '../testing/fixtures.ts';
 import CriticalsPage from './criticals-page.tsx';
 
 const A = 'a'.repeat(24);
@@ -12,10 +13,7 @@ const B = 'b'.repeat(24);
 
 describe('Critical Water Meters', () => {
   it('shows a spinner while loading', async () => {
-    server.use(
-      http.get('/api/proxy/wmeters/critical/count', async () => { await delay('infinite'); }),
-      http.get('/api/proxy/wmeters/critical', async () => { await delay('infinite'); }),
-    );
+    server.use(...unanswered('/api/proxy/wmeters/critical'));
     renderWithProviders(<CriticalsPage />);
     expect(await screen.findByRole('progressbar', { name: 'Loading…' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Critical Water Meters$/);

@@ -1,10 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import { delay, http } from 'msw';
+import { http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { meter } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { json, meter } from '../testing/fixtures.ts';
+import { json, unanswered } from '../testing/fixtures.ts';
 import DownMetersPage from './down-meters-page.tsx';
 
 const EMPTY = 'No down meter found';
@@ -12,10 +13,7 @@ const HINT = 'This page displays devices explicitly switched off by shutdown req
 
 describe('Down Water Meters', () => {
   it('shows a spinner while loading', async () => {
-    server.use(
-      http.get('/api/proxy/wmeters/down/count', async () => { await delay('infinite'); }),
-      http.get('/api/proxy/wmeters/down', async () => { await delay('infinite'); }),
-    );
+    server.use(...unanswered('/api/proxy/wmeters/down'));
     renderWithProviders(<DownMetersPage />);
     expect(await screen.findByRole('progressbar', { name: 'Loading…' })).toBeInTheDocument();
     expect(screen.queryByText(EMPTY)).toBeNull();

@@ -1,18 +1,16 @@
 import { screen, within } from '@testing-library/react';
-import { delay, http } from 'msw';
+import { http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { meter } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { json, meter } from '../testing/fixtures.ts';
+import { json, unanswered } from '../testing/fixtures.ts';
 import LostMetersPage from './lost-meters-page.tsx';
 
 describe('Lost Water Meters', () => {
   it('shows a spinner while loading', async () => {
-    server.use(
-      http.get('/api/proxy/wmeters/lost/count', async () => { await delay('infinite'); }),
-      http.get('/api/proxy/wmeters/lost', async () => { await delay('infinite'); }),
-    );
+    server.use(...unanswered('/api/proxy/wmeters/lost'));
     renderWithProviders(<LostMetersPage />);
     expect(await screen.findByRole('progressbar', { name: 'Loading…' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Lost Water Meters$/);

@@ -3,8 +3,9 @@ import { delay, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { GATEWAY_ID, meter, METER_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { detailHandlers, GATEWAY_ID, json, meter, METER_ID } from '../testing/fixtures.ts';
+import { detailHandlers, json } from '../testing/fixtures.ts';
 import MeterDetailPage from './meter-detail-page.tsx';
 
 const PATH = '/water-meters/:meterId';

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { Route, Routes, useNavigate } from 'react-router';
 
 import { server } from '../../../testing/msw-server.ts';
+import { meter, METER_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { detailHandlers, json, meter, METER_ID } from '../testing/fixtures.ts';
+import { detailHandlers, json } from '../testing/fixtures.ts';
 import MeterDetailPage from './meter-detail-page.tsx';
 
 const open = () => renderWithProviders(<MeterDetailPage />, { route: `/water-meters/${METER_ID}`, path: '/water-meters/:meterId' });

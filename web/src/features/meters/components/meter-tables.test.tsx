@@ -4,16 +4,19 @@ import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
+import { GATEWAY_ID, meter, METER_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { detailHandlers, GATEWAY_ID, json, meter, METER_ID } from '../testing/fixtures.ts';
+import { detailHandlers, json } from '../testing/fixtures.ts';
 import MeterDetailPage from './meter-detail-page.tsx';
 
 const open = () => renderWithProviders(<MeterDetailPage />, { route: `/water-meters/${METER_ID}`, path: '/water-meters/:meterId' });
 
+preloadDataGrid();
+
 const at = (second: number) => new Date(Date.UTC(2026, 10, 20, 12, 0, second)).toISOString();
 
-/** The grid is loaded lazily; its first load in a test file can be slow. */
-const findGrid = (name: string) => screen.findByRole('grid', { name }, { timeout: 5000 });
+const findGrid = (name: string) => screen.findByRole('grid', { name });
 
 /** The text of each body row of a grid. */
 function rowTexts(grid: HTMLElement): string[][] {

@@ -1,21 +1,19 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http } from 'msw';
+import { http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { meter } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
-import { json, meter, meters } from '../testing/fixtures.ts';
+import { json, meters, unanswered } from '../testing/fixtures.ts';
 import MetersPage from './meters-page.tsx';
 
 const count = (n: number) => http.get('/api/proxy/wmeters/count', () => json({ count: n }));
 
 describe('Water Meters', () => {
   it('shows a spinner and the bare title while loading', async () => {
-    server.use(
-      http.get('/api/proxy/wmeters/count', async () => { await delay('infinite'); }),
-      http.get('/api/proxy/wmeters', async () => { await delay('infinite'); }),
-    );
+    server.use(...unanswered('/api/proxy/wmeters'));
     renderWithProviders(<MetersPage />);
     expect(await screen.findByRole('progressbar', { name: 'Loading…' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Water Meters$/);

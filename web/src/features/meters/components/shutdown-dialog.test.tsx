@@ -4,9 +4,10 @@ import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { METER_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { meterListsApi } from '../api/meter-lists-api.ts';
-import { detailHandlers, json, METER_ID } from '../testing/fixtures.ts';
+import { detailHandlers, json } from '../testing/fixtures.ts';
 import MeterDetailPage from './meter-detail-page.tsx';
 
 const URL_PATH = `/api/proxy/wmeters/shutdown-requests/${METER_ID}`;

@@ -1,29 +1,9 @@
-// Records and MSW handlers shared by the meters tests, shaped like the real
-// API's answers (/api/docs).
-import { http, HttpResponse, type HttpHandler } from 'msw';
+// Meter lists and MSW handlers shared by the meters tests.
+import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 
+import { idOf } from '../../../lib/format.ts';
 import type { WaterMeter } from '../../../lib/types.ts';
-
-export const METER_ID = '6b031854dbdeac91e41b633c';
-export const GATEWAY_ID = '6b031854dbdeac91e41b6334';
-
-export function meter(overrides: Partial<WaterMeter> = {}): WaterMeter {
-  return {
-    _id: METER_ID,
-    deviceName: 'W-SM01000059',
-    serialNumber: 'SM01000059',
-    bleAddress: '5B:01:00:00:3B:01',
-    gpsCoordinates: [4.813022, 45.759247],
-    lastseen: '2026-11-22T16:29:19.090743Z',
-    registeredAt: '2026-11-22T16:29:08.868918Z',
-    totalConsumption: 12,
-    criticalState: false,
-    deviceStatus: 'Up',
-    lastGatewayId: GATEWAY_ID,
-    valveCommand: null,
-    ...overrides,
-  };
-}
+import { meter } from '../../../testing/records.ts';
 
 /** `n` meters with distinct hex ids, registered one second apart (newest first). */
 export function meters(n: number, from = 0): WaterMeter[] {
@@ -40,9 +20,15 @@ export function meters(n: number, from = 0): WaterMeter[] {
 
 export const json = (body: unknown, status = 200) => HttpResponse.json(body as object, { status });
 
+/** A list and its count that never answer: the loading state. */
+export const unanswered = (list: string): HttpHandler[] => [
+  http.get(`${list}/count`, async () => { await delay('infinite'); }),
+  http.get(list, async () => { await delay('infinite'); }),
+];
+
 /** Every read a detail page makes, with empty answers unless overridden. */
 export function detailHandlers(record: WaterMeter = meter()): HttpHandler[] {
-  const id = typeof record._id === 'string' ? record._id : record._id.$oid;
+  const id = idOf(record._id);
   return [
     http.get(`/api/proxy/wmeters/consumption/${id}`, () => json([])),
     http.get(`/api/proxy/wmeters/critical/${id}`, () => json([])),

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import OverviewPage from './overview-page.tsx';
 
@@ -55,10 +56,7 @@ function serve(counts = COUNTS, rows: unknown[] = activity) {
 }
 
 describe('OverviewPage', () => {
-  // The grid is lazily loaded; its first import can outlast findBy's timeout.
-  beforeAll(async () => {
-    await import('../../../components/data-table/data-grid-table.tsx');
-  });
+  preloadDataGrid();
 
   it('shows healthy counts with their share, and lost and critical counts', async () => {
     serve();

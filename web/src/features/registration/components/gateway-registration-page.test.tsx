@@ -1,9 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
-import { renderWithProviders } from '../../../testing/render.tsx';
+import { GATEWAY_ID } from '../../../testing/records.ts';
 import GatewayRegistrationPage from './gateway-registration-page.tsx';
 import {
   created,
@@ -13,11 +12,12 @@ import {
   fieldcheck,
   fill,
   FORM_TEST_TIMEOUT_MS,
+  register,
+  renderPage,
   type FieldCheck,
 } from './registration-test-kit.ts';
 
 const URL = '/api/proxy/gateways/';
-const ID = '6b031854dbdeac91e41b6334';
 
 const VALID = {
   'Serial Number': 'ab12cd34ef',
@@ -45,18 +45,13 @@ const CHECKED: [string, string][] = [
   ['MAC Address', 'macAddress'],
 ];
 
-function renderPage() {
-  renderWithProviders(<GatewayRegistrationPage />, { route: '/gateway-registration', path: '/gateway-registration' });
-  return userEvent.setup();
-}
-
-const register = () => screen.getByRole('button', { name: 'Register' });
+const open = () => renderPage(<GatewayRegistrationPage />, '/gateway-registration');
 
 describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
   it('shows each format message on blur, under its field, with the GPS hint', async () => {
     const checks: FieldCheck[] = [];
     server.use(fieldcheck(checks));
-    const user = renderPage();
+    const user = open();
     expect(screen.getByRole('heading', { level: 1, name: 'Register Gateway' })).toBeInTheDocument();
     expect(describedText('GPS Coordinates')).toBe('Format: longitude,latitude');
 
@@ -71,7 +66,7 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
   });
 
   it('leaves an empty GPS field alone on blur', async () => {
-    const user = renderPage();
+    const user = open();
     await user.click(screen.getByLabelText('GPS Coordinates'));
     await user.tab();
     expect(screen.getByLabelText('GPS Coordinates')).toHaveAttribute('aria-invalid', 'false');
@@ -80,8 +75,8 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
   it('shows every message on submit and sends nothing', async () => {
     const checks: FieldCheck[] = [];
     const bodies: unknown[] = [];
-    server.use(fieldcheck(checks), creation(URL, bodies, () => created(ID)));
-    const user = renderPage();
+    server.use(fieldcheck(checks), creation(URL, bodies, () => created(GATEWAY_ID)));
+    const user = open();
     await fill(user, Object.fromEntries(INVALID.map(([label, value]) => [label, value])));
     await user.click(register());
 
@@ -94,7 +89,7 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
   it('checks uniqueness on blur with the canonical value and says which field is in use', async () => {
     const checks: FieldCheck[] = [];
     server.use(fieldcheck(checks, () => true));
-    const user = renderPage();
+    const user = open();
     for (const [label] of CHECKED) {
       await fill(user, { [label]: VALID[label as keyof typeof VALID] });
       await user.tab();
@@ -113,7 +108,7 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
 
   it("says 'Error checking {Field}' when the check fails, and clears an error on edit", async () => {
     server.use(fieldcheck([], () => 500));
-    const user = renderPage();
+    const user = open();
     for (const [label] of CHECKED) {
       await fill(user, { [label]: VALID[label as keyof typeof VALID] });
       await user.tab();
@@ -130,8 +125,8 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
   it('re-checks uniqueness on submit and sends nothing when a value is taken', async () => {
     const bodies: unknown[] = [];
     const checks: FieldCheck[] = [];
-    server.use(fieldcheck(checks, (c) => c.fieldName === 'macAddress'), creation(URL, bodies, () => created(ID)));
-    const user = renderPage();
+    server.use(fieldcheck(checks, (c) => c.fieldName === 'macAddress'), creation(URL, bodies, () => created(GATEWAY_ID)));
+    const user = open();
     await fill(user, VALID);
     await waitFor(() => {
       expect(describedText('MAC Address')).toBe('MAC Address already in use');
@@ -150,13 +145,13 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
 
   it('posts the canonical values with GPS as [lon, lat] and opens the new gateway', async () => {
     const bodies: unknown[] = [];
-    server.use(fieldcheck([]), creation(URL, bodies, () => created(ID)));
-    const user = renderPage();
+    server.use(fieldcheck([]), creation(URL, bodies, () => created(GATEWAY_ID)));
+    const user = open();
     await fill(user, VALID);
     await user.click(register());
 
     await waitFor(() => {
-      expect(screen.getByTestId('location')).toHaveTextContent(`/gateways/${ID}`);
+      expect(screen.getByTestId('location')).toHaveTextContent(`/gateways/${GATEWAY_ID}`);
     });
     expect(bodies).toEqual([
       {
@@ -172,14 +167,14 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
 
   it('leaves out an empty GPS, reads an $oid id, and cannot submit twice', async () => {
     const bodies: unknown[] = [];
-    server.use(fieldcheck([]), creation(URL, bodies, () => created({ $oid: ID }), 50));
-    const user = renderPage();
+    server.use(fieldcheck([]), creation(URL, bodies, () => created({ $oid: GATEWAY_ID }), 50));
+    const user = open();
     await fill(user, { ...VALID, 'GPS Coordinates': '' });
     await user.dblClick(register());
     await user.type(screen.getByLabelText('IMEI'), '{Enter}');
 
     await waitFor(() => {
-      expect(screen.getByTestId('location')).toHaveTextContent(`/gateways/${ID}`);
+      expect(screen.getByTestId('location')).toHaveTextContent(`/gateways/${GATEWAY_ID}`);
     });
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).not.toHaveProperty('gpsCoordinates');
@@ -187,7 +182,7 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
 
   it("says 'Error registering gateway: Action denied' on 403", async () => {
     server.use(fieldcheck([]), creation(URL, [], () => failed(403)));
-    const user = renderPage();
+    const user = open();
     await fill(user, VALID);
     await user.click(register());
     expect(await screen.findByRole('alert')).toHaveTextContent('Error registering gateway: Action denied');
@@ -196,7 +191,7 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
 
   it("says 'Error registering gateway' otherwise, with the server's field messages", async () => {
     server.use(fieldcheck([]), creation(URL, [], () => failed(400, { imei: 'IMEI must be exactly 15 digits' })));
-    const user = renderPage();
+    const user = open();
     await fill(user, VALID);
     await user.click(register());
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Error registering gateway$/);
@@ -205,7 +200,7 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
 
   it('shows a conflict (409) under the field that is in use', async () => {
     server.use(fieldcheck([]), creation(URL, [], () => failed(409, { serialNumber: 'already in use' })));
-    const user = renderPage();
+    const user = open();
     await fill(user, VALID);
     await user.click(register());
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Error registering gateway$/);

@@ -1,9 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
-import { renderWithProviders } from '../../../testing/render.tsx';
+import { METER_ID } from '../../../testing/records.ts';
 import MeterRegistrationPage from './meter-registration-page.tsx';
 import {
   created,
@@ -13,11 +12,12 @@ import {
   fieldcheck,
   fill,
   FORM_TEST_TIMEOUT_MS,
+  register,
+  renderPage,
   type FieldCheck,
 } from './registration-test-kit.ts';
 
 const URL = '/api/proxy/wmeters/';
-const ID = '6b031854dbdeac91e41b633c';
 
 const VALID = {
   'Serial Number': 'zx98yw76vu',
@@ -31,16 +31,11 @@ const INVALID: [string, string, string][] = [
   ['GPS Coordinates', '1,2,3', 'Invalid GPS format. Use longitude,latitude'],
 ];
 
-function renderPage() {
-  renderWithProviders(<MeterRegistrationPage />, { route: '/water-meter-registration', path: '/water-meter-registration' });
-  return userEvent.setup();
-}
-
-const register = () => screen.getByRole('button', { name: 'Register' });
+const open = () => renderPage(<MeterRegistrationPage />, '/water-meter-registration');
 
 describe('MeterRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
   it('has the three fields and shows each format message on blur', async () => {
-    const user = renderPage();
+    const user = open();
     expect(screen.getByRole('heading', { level: 1, name: 'Register Water Meter' })).toBeInTheDocument();
     expect(screen.queryByLabelText('IMEI')).not.toBeInTheDocument();
     expect(describedText('GPS Coordinates')).toBe('Format: longitude,latitude');
@@ -55,8 +50,8 @@ describe('MeterRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
   it('shows each message on submit and sends nothing', async () => {
     const bodies: unknown[] = [];
     const checks: FieldCheck[] = [];
-    server.use(fieldcheck(checks), creation(URL, bodies, () => created(ID)));
-    const user = renderPage();
+    server.use(fieldcheck(checks), creation(URL, bodies, () => created(METER_ID)));
+    const user = open();
     await fill(user, { 'GPS Coordinates': 'north' });
     await user.click(register());
     expect(describedText('Serial Number')).toBe('Serial Number must be exactly 10 alphanumeric characters');
@@ -69,7 +64,7 @@ describe('MeterRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
   it('says which value is in use, or that the check failed', async () => {
     const checks: FieldCheck[] = [];
     server.use(fieldcheck(checks, (c) => (c.fieldName === 'serialNumber' ? true : 500)));
-    const user = renderPage();
+    const user = open();
     await fill(user, { 'Serial Number': VALID['Serial Number'], 'BLE Address': VALID['BLE Address'] });
     await user.tab();
     await waitFor(() => {
@@ -91,20 +86,20 @@ describe('MeterRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
 
   it('posts the canonical values and opens the new meter', async () => {
     const bodies: unknown[] = [];
-    server.use(fieldcheck([]), creation(URL, bodies, () => created({ $oid: ID })));
-    const user = renderPage();
+    server.use(fieldcheck([]), creation(URL, bodies, () => created({ $oid: METER_ID })));
+    const user = open();
     await fill(user, VALID);
     await user.click(register());
 
     await waitFor(() => {
-      expect(screen.getByTestId('location')).toHaveTextContent(`/water-meters/${ID}`);
+      expect(screen.getByTestId('location')).toHaveTextContent(`/water-meters/${METER_ID}`);
     });
     expect(bodies).toEqual([{ serialNumber: 'ZX98YW76VU', bleAddress: 'AA:BB:CC:DD:EE:03', gpsCoordinates: [-0.1, 51.5] }]);
   });
 
   it("says 'Error registering water meter: Action denied' on 403", async () => {
     server.use(fieldcheck([]), creation(URL, [], () => failed(403)));
-    const user = renderPage();
+    const user = open();
     await fill(user, VALID);
     await user.click(register());
     expect(await screen.findByRole('alert')).toHaveTextContent('Error registering water meter: Action denied');
@@ -112,7 +107,7 @@ describe('MeterRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
 
   it("says 'Error registering water meter' on any other failure", async () => {
     server.use(fieldcheck([]), creation(URL, [], () => failed(500)));
-    const user = renderPage();
+    const user = open();
     await fill(user, VALID);
     await user.click(register());
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Error registering water meter$/);

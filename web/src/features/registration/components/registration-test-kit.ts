@@ -1,7 +1,10 @@
 // MSW handlers and form helpers shared by the registration page tests.
 import { screen } from '@testing-library/react';
-import type { UserEvent } from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
+import type { ReactElement } from 'react';
+
+import { renderWithProviders } from '../../../testing/render.tsx';
 
 export interface FieldCheck {
   value: string;
@@ -31,6 +34,14 @@ export function creation(path: string, bodies: unknown[], reply: () => Response,
 export const created = (id: unknown) => HttpResponse.json({ _id: id }, { status: 201 });
 export const failed = (status: number, fields?: Record<string, string>) =>
   HttpResponse.json({ code: 'error', message: 'no', ...(fields ? { fields } : {}) }, { status });
+
+/** Renders a registration page at its own route; returns the user. */
+export function renderPage(page: ReactElement, route: string): UserEvent {
+  renderWithProviders(page, { route, path: route });
+  return userEvent.setup();
+}
+
+export const register = () => screen.getByRole('button', { name: 'Register' });
 
 /** Pastes each value into the field labelled by its key, replacing what was there. */
 export async function fill(user: UserEvent, values: Record<string, string>) {

@@ -5,10 +5,10 @@ import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { gateway } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { SearchBox } from './search-box.tsx';
 import SearchResultsPage from './search-results-page.tsx';
-import { gateway } from './search-test-kit.ts';
 
 interface Call {
   q: string | null;

@@ -4,10 +4,10 @@ import { Navigate, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import type { Device } from '../../../lib/types.ts';
+import { gateway, meter } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import SearchResultsPage from './search-results-page.tsx';
 import type { SearchState } from './search-state.ts';
-import { gateway, meter } from './search-test-kit.ts';
 
 /** Opens /search with `state`, as the search box does. */
 function renderResults(state?: SearchState) {
