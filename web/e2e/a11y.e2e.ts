@@ -1,13 +1,13 @@
 // Every route: axe-core finds no serious or critical violation, and a
 // screenshot is kept at desktop and phone size (web/e2e/artifacts/).
 import { AxeBuilder } from '@axe-core/playwright';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 
-import { Api } from './support/api.ts';
-import { DESKTOP, openBrowser, PHONE, screenshot, signIn, type Session } from './support/browser.ts';
+import type { Api } from './support/api.ts';
+import { DESKTOP, PHONE, screenshot, signIn } from './support/browser.ts';
 import { heardMeter } from './support/fixtures.ts';
-
-const ctx = inject('wmeter');
+import { browserSuite } from './support/suite.ts';
 
 async function routes(api: Api): Promise<[name: string, path: string][]> {
   const { meter, gateway } = await heardMeter(api);
@@ -27,8 +27,8 @@ async function routes(api: Api): Promise<[name: string, path: string][]> {
   ];
 }
 
-async function serious(s: Session) {
-  const results = await new AxeBuilder({ page: s.page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+async function serious(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
@@ -36,38 +36,30 @@ async function serious(s: Session) {
 
 for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
   describe(`every route at ${size} size`, () => {
-    let s: Session;
-    let api: Api;
-    beforeAll(async () => {
-      api = await Api.signIn(ctx.base, ctx.admin);
-      s = await openBrowser(ctx.base, viewport);
-    });
-    afterAll(async () => {
-      await s.close();
-    });
+    const suite = browserSuite({ as: null, viewport });
 
     it('the login screen has no serious accessibility violation', async () => {
-      await s.page.goto('/login');
-      await s.page.getByRole('button', { name: 'Login' }).waitFor();
-      await screenshot(s.page, `login-${size}`);
-      expect(await serious(s)).toEqual([]);
+      await suite.page.goto('/login');
+      await suite.page.getByRole('button', { name: 'Login' }).waitFor();
+      await screenshot(suite.page, `login-${size}`);
+      expect(await serious(suite.page)).toEqual([]);
     });
 
     it('every signed-in route has none either', async () => {
-      await signIn(s.page, ctx.admin);
+      await signIn(suite.page, suite.ctx.admin);
       const found: string[] = [];
-      for (const [name, path] of await routes(api)) {
-        await s.page.goto(path);
-        await s.page.getByRole('heading', { level: 1 }).first().waitFor();
+      for (const [name, path] of await routes(suite.api)) {
+        await suite.page.goto(path);
+        await suite.page.getByRole('heading', { level: 1 }).first().waitFor();
         // The stream and the uptime poll keep the network busy: wait for the
         // spinners and the placeholders of lazy tables to go instead.
-        await s.page
+        await suite.page
           .waitForFunction(() => document.querySelectorAll('[role="progressbar"], .MuiSkeleton-root').length === 0, undefined, {
             timeout: 15_000,
           })
           .catch(() => undefined);
-        await screenshot(s.page, `${name}-${size}`);
-        found.push(...(await serious(s)).map((v) => `${path}: ${v}`));
+        await screenshot(suite.page, `${name}-${size}`);
+        found.push(...(await serious(suite.page)).map((v) => `${path}: ${v}`));
       }
       expect(found).toEqual([]);
     });

@@ -1,42 +1,30 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { Api } from './support/api.ts';
-import { openBrowser, signIn, type Session } from './support/browser.ts';
 import { heardMeter } from './support/fixtures.ts';
 import { publishUplink } from './support/mqtt.ts';
-
-const ctx = inject('wmeter');
+import { browserSuite } from './support/suite.ts';
 
 describe('live notifications', () => {
-  let s: Session;
-  let api: Api;
-  beforeAll(async () => {
-    api = await Api.signIn(ctx.base, ctx.admin);
-    s = await openBrowser(ctx.base);
-    await signIn(s.page, ctx.admin);
-  });
-  afterAll(async () => {
-    await s.close();
-  });
+  const suite = browserSuite();
 
   it('shows a new alert live in the bell, and a click opens the meter and removes it', async () => {
-    const { meter, gateway } = await heardMeter(api);
+    const { meter, gateway } = await heardMeter(suite.api);
     const name = `W-${meter.serialNumber}`;
-    await s.page.goto('/');
-    await s.page.getByRole('img', { name: 'Live notifications: connected' }).waitFor();
+    await suite.page.goto('/');
+    await suite.page.getByRole('img', { name: 'Live notifications: connected' }).waitFor();
 
-    await publishUplink(ctx, gateway.serialNumber, 'alert', { meter: meter.bleAddress, type: 'e2e-probe', state: 'raised' });
+    await publishUplink(suite.ctx, gateway.serialNumber, 'alert', { meter: meter.bleAddress, type: 'e2e-probe', state: 'raised' });
 
-    await s.page.getByRole('button', { name: /^Notifications/ }).click();
-    const panel = s.page.getByRole('dialog', { name: 'Notifications' });
+    await suite.page.getByRole('button', { name: /^Notifications/ }).click();
+    const panel = suite.page.getByRole('dialog', { name: 'Notifications' });
     const item = panel.getByRole('button').filter({ hasText: name }).filter({ hasText: 'e2e-probe' });
     await item.first().waitFor({ timeout: 30_000 });
     await item.first().click();
-    await s.page.waitForURL(`**/water-meters/${meter._id}`);
+    await suite.page.waitForURL(`**/water-meters/${meter._id}`);
 
-    await s.page.getByRole('button', { name: /^Notifications/ }).click();
+    await suite.page.getByRole('button', { name: /^Notifications/ }).click();
     await panel.waitFor();
     expect(await panel.getByRole('button').filter({ hasText: name }).count()).toBe(0);
-    await s.page.keyboard.press('Escape');
+    await suite.page.keyboard.press('Escape');
   });
 });

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { Api } from './support/api.ts';
-import { openBrowser, signIn, type Session } from './support/browser.ts';
+import type { Api } from './support/api.ts';
 import { waitUntil } from './support/processes.ts';
-
-const ctx = inject('wmeter');
+import { browserSuite } from './support/suite.ts';
 
 interface Counts {
   healthyGateways: number;
@@ -38,16 +36,7 @@ const GAUGES: Record<keyof Counts, string> = {
 };
 
 describe('the overview', () => {
-  let s: Session;
-  let api: Api;
-  beforeAll(async () => {
-    api = await Api.signIn(ctx.base, ctx.admin);
-    s = await openBrowser(ctx.base);
-    await signIn(s.page, ctx.admin);
-  });
-  afterAll(async () => {
-    await s.close();
-  });
+  const suite = browserSuite();
 
   it('shows gauges equal to the API counts', async () => {
     // The simulator keeps raising and clearing alerts: compare a page load
@@ -55,18 +44,18 @@ describe('the overview', () => {
     let shown: Counts | undefined;
     let before: Counts | undefined;
     await waitUntil('gauges that match the API', async () => {
-      before = await apiCounts(api);
-      await s.page.reload();
+      before = await apiCounts(suite.api);
+      await suite.page.reload();
       const values = {} as Counts;
       for (const [key, testId] of Object.entries(GAUGES)) {
         // The centre reads '…' until the count has loaded.
-        const value = s.page.getByTestId(testId).filter({ hasText: /^\d+$/ });
+        const value = suite.page.getByTestId(testId).filter({ hasText: /^\d+$/ });
         await value.waitFor({ timeout: 10_000 });
         const text = await value.textContent();
         values[key as keyof Counts] = Number(text?.replace(/\D/g, ''));
       }
       shown = values;
-      const after = await apiCounts(api);
+      const after = await apiCounts(suite.api);
       return JSON.stringify(before) === JSON.stringify(after) && JSON.stringify(after) === JSON.stringify(shown);
     });
     expect(shown).toEqual(before);
@@ -74,14 +63,14 @@ describe('the overview', () => {
   });
 
   it('lists gateway activity and opens a gateway from a row', async () => {
-    await s.page.getByRole('heading', { name: 'Gateways Activities' }).waitFor();
-    await s.page.getByRole('grid').getByRole('row').nth(1).click();
-    await s.page.waitForURL(/\/gateways\/[0-9a-f]{24}$/);
+    await suite.page.getByRole('heading', { name: 'Gateways Activities' }).waitFor();
+    await suite.page.getByRole('grid').getByRole('row').nth(1).click();
+    await suite.page.waitForURL(/\/gateways\/[0-9a-f]{24}$/);
   });
 
   it('opens the healthy gateways list from its gauge', async () => {
-    await s.page.goto('/');
-    await s.page.getByTestId('gauge-healthy-gateways').click();
-    await s.page.waitForURL('**/gateways');
+    await suite.page.goto('/');
+    await suite.page.getByTestId('gauge-healthy-gateways').click();
+    await suite.page.waitForURL('**/gateways');
   });
 });

@@ -1,11 +1,8 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { Api } from './support/api.ts';
-import { openBrowser, signIn, type Session } from './support/browser.ts';
 import { anyGateway, unique } from './support/fixtures.ts';
-
-const ctx = inject('wmeter');
+import { browserSuite } from './support/suite.ts';
 
 async function typeAndBlur(page: Page, label: string, value: string) {
   const field = page.getByLabel(label, { exact: true });
@@ -14,19 +11,10 @@ async function typeAndBlur(page: Page, label: string, value: string) {
 }
 
 describe('registering, editing and deleting devices', () => {
-  let s: Session;
-  let api: Api;
-  beforeAll(async () => {
-    api = await Api.signIn(ctx.base, ctx.admin);
-    s = await openBrowser(ctx.base);
-    await signIn(s.page, ctx.admin);
-  });
-  afterAll(async () => {
-    await s.close();
-  });
+  const suite = browserSuite();
 
   it('shows every validation message of the gateway form and rejects a duplicate serial', async () => {
-    const { page } = s;
+    const { page } = suite;
     await page.goto('/gateway-registration');
     await page.getByRole('heading', { name: 'Register Gateway' }).waitFor();
     await typeAndBlur(page, 'Serial Number', 'ABC');
@@ -41,7 +29,7 @@ describe('registering, editing and deleting devices', () => {
     await typeAndBlur(page, 'GPS Coordinates', 'north,south');
     await page.getByText('Invalid GPS format. Use longitude,latitude').waitFor();
 
-    const existing = await anyGateway(api);
+    const existing = await anyGateway(suite.api);
     await typeAndBlur(page, 'Serial Number', existing.serialNumber);
     await page.getByText('Serial Number already in use').waitFor();
     await page.getByRole('button', { name: 'Register' }).click();
@@ -49,7 +37,7 @@ describe('registering, editing and deleting devices', () => {
   });
 
   it('registers a gateway, edits its phone number, then deletes it', async () => {
-    const { page } = s;
+    const { page } = suite;
     const serial = unique.serial();
     await page.goto('/gateway-registration');
     await typeAndBlur(page, 'Serial Number', serial);
@@ -71,16 +59,16 @@ describe('registering, editing and deleting devices', () => {
     await page.getByLabel('Phone Number', { exact: true }).fill(phone);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Saved successfully').waitFor();
-    expect((await api.get<{ phoneNumber: string }>(`proxy/gateways/${id}`)).phoneNumber).toBe(phone);
+    expect((await suite.api.get<{ phoneNumber: string }>(`proxy/gateways/${id}`)).phoneNumber).toBe(phone);
 
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL('**/gateway-registration');
-    await expect(api.get(`proxy/gateways/${id}`)).rejects.toThrow('404');
+    await expect(suite.api.get(`proxy/gateways/${id}`)).rejects.toThrow('404');
   });
 
   it('registers a water meter after its validation messages', async () => {
-    const { page } = s;
+    const { page } = suite;
     await page.goto('/water-meter-registration');
     await page.getByRole('heading', { name: 'Register Water Meter' }).waitFor();
     await typeAndBlur(page, 'Serial Number', 'W-1');

@@ -1,39 +1,27 @@
-import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { describe, it } from 'vitest';
 
-import { Api } from './support/api.ts';
-import { openBrowser, signIn, type Session } from './support/browser.ts';
 import { anyGateway } from './support/fixtures.ts';
-
-const ctx = inject('wmeter');
+import { browserSuite } from './support/suite.ts';
 
 describe('search', () => {
-  let s: Session;
-  let api: Api;
-  beforeAll(async () => {
-    api = await Api.signIn(ctx.base, ctx.admin);
-    s = await openBrowser(ctx.base);
-    await signIn(s.page, ctx.admin);
-  });
-  afterAll(async () => {
-    await s.close();
-  });
+  const suite = browserSuite();
 
   it('finds a gateway by serial with a chosen radius', async () => {
-    const gateway = await anyGateway(api);
-    await s.page.getByRole('combobox', { name: 'Radius' }).click();
-    await s.page.getByRole('option', { name: '50m', exact: true }).click();
-    await s.page.getByLabel('Search devices').fill(gateway.serialNumber);
-    await s.page.getByLabel('Search devices').press('Enter');
-    await s.page.waitForURL('**/search');
-    await s.page.getByRole('heading', { name: 'Search Results' }).waitFor();
-    await s.page.getByText(`GTW-${gateway.serialNumber}`).first().click();
-    await s.page.waitForURL(`**/gateways/${gateway._id}`);
+    const gateway = await anyGateway(suite.api);
+    await suite.page.getByRole('combobox', { name: 'Radius' }).click();
+    await suite.page.getByRole('option', { name: '50m', exact: true }).click();
+    await suite.page.getByLabel('Search devices').fill(gateway.serialNumber);
+    await suite.page.getByLabel('Search devices').press('Enter');
+    await suite.page.waitForURL('**/search');
+    await suite.page.getByRole('heading', { name: 'Search Results' }).waitFor();
+    await suite.page.getByText(`GTW-${gateway.serialNumber}`).first().click();
+    await suite.page.waitForURL(`**/gateways/${gateway._id}`);
   });
 
   it('says so when nothing matches', async () => {
-    await s.page.getByLabel('Search devices').fill('no-such-device-anywhere');
-    await s.page.getByLabel('Search devices').press('Enter');
-    await s.page.getByText('No matching devices found').waitFor();
-    await s.page.getByText('Please check your search term or adjust the radius.').waitFor();
+    await suite.page.getByLabel('Search devices').fill('no-such-device-anywhere');
+    await suite.page.getByLabel('Search devices').press('Enter');
+    await suite.page.getByText('No matching devices found').waitFor();
+    await suite.page.getByText('Please check your search term or adjust the radius.').waitFor();
   });
 });

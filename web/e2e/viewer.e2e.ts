@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { describe, it } from 'vitest';
 
-import { openBrowser, signIn, type Session } from './support/browser.ts';
 import { unique } from './support/fixtures.ts';
-
-const ctx = inject('wmeter');
+import { browserSuite } from './support/suite.ts';
 
 describe('a viewer', () => {
-  let s: Session;
-  beforeAll(async () => {
-    s = await openBrowser(ctx.base);
-    await signIn(s.page, ctx.viewer);
-  });
-  afterAll(async () => {
-    await s.close();
-  });
+  const suite = browserSuite({ as: 'viewer' });
 
   it("is told 'Action denied' when registering a gateway", async () => {
-    const { page } = s;
+    const { page } = suite;
     await page.goto('/gateway-registration');
     await page.getByLabel('Serial Number', { exact: true }).fill(unique.serial());
     await page.getByLabel('IMEI', { exact: true }).fill(unique.digits(15));
