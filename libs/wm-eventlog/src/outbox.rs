@@ -144,14 +144,26 @@ impl Relay {
         let sql = "SELECT seq, record_key, envelope FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2";
         let rows: Vec<(i64, String, Vec<u8>)> =
             with_pool!(&self.db, pool => sqlx::query_as(sql).bind(self.source).bind(BATCH).fetch_all(pool).await)?;
-        let Some(last) = rows.last().map(|(seq, ..)| *seq) else { return Ok(0) };
+        if rows.is_empty() {
+            return Ok(0);
+        }
         let mut records = Vec::with_capacity(rows.len());
         for (_, key, bytes) in &rows {
             records.push(envelopes::record_keyed(&Envelope::from_bytes(bytes)?, key.clone())?);
         }
         self.log.append_batch(records).await?;
-        let sql = "DELETE FROM event_outbox WHERE source = $1 AND seq <= $2";
-        with_pool!(&self.db, pool => sqlx::query(sql).bind(self.source).bind(last).execute(pool).await.map(|r| r.rows_affected()))?;
+        // Exactly the rows published, never a range: sequence numbers are
+        // taken at insert but become visible at commit, so a transaction
+        // still open during the SELECT can commit a lower `seq` afterwards.
+        let placeholders: Vec<String> = (1..=rows.len()).map(|i| format!("${i}")).collect();
+        let sql = format!("DELETE FROM event_outbox WHERE seq IN ({})", placeholders.join(", "));
+        with_pool!(&self.db, pool => {
+            let mut delete = sqlx::query(sqlx::AssertSqlSafe(sql.clone()));
+            for (seq, ..) in &rows {
+                delete = delete.bind(*seq);
+            }
+            delete.execute(pool).await.map(|r| r.rows_affected())
+        })?;
         Ok(rows.len())
     }
 }

@@ -16,6 +16,7 @@ mod groups;
 mod headers;
 mod namespace;
 mod ordering;
+mod outbox;
 mod projection;
 mod properties;
 mod replay;

@@ -1,0 +1,12 @@
+//! The distributed mode as it runs in production: every service its own
+//! `wmeter run` process over PostgreSQL, the Kafka-protocol broker and
+//! Mosquitto, with two telemetry-ingest and two notification replicas, all
+//! reached through the gateway.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
+
+mod client;
+mod cluster;
+mod ingest;
+mod outage;
+mod sse;

@@ -1,0 +1,57 @@
+//! Each notification replica serves its own SSE clients: a new alert reaches
+//! a client of either replica, whichever replica projected it.
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use serde_json::json;
+
+use crate::{
+    client::{Operator, Uplink, address, until_known},
+    cluster::Cluster,
+};
+
+/// Reads `stream` until a chunk holds `needle`, for at most 60 s.
+async fn receives(name: &str, response: reqwest::Response, needle: String) {
+    let mut stream = response.bytes_stream();
+    let mut seen = String::new();
+    let found = tokio::time::timeout(Duration::from_secs(60), async {
+        while let Some(chunk) = stream.next().await {
+            seen.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+            if seen.contains(&needle) {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(found, Ok(true), "{name} never sent {needle}; it sent:\n{seen}");
+}
+
+#[tokio::test]
+async fn a_client_of_each_notification_replica_receives_a_new_alert() {
+    let Some(cluster) = Cluster::start().await else { return };
+    let operator = Operator::create(&cluster, "ann").await;
+    let gateway_id = operator.register_gateway(1).await;
+    operator.register_meter(1).await;
+    let mut uplink = Uplink::connect(&cluster, "TG00000001").await;
+    until_known(&operator, &mut uplink, &gateway_id).await;
+
+    let mut streams = Vec::new();
+    for replica in ["notification-1", "notification-2"] {
+        let response = operator
+            .client
+            .get(format!("{}/api/notifications", cluster.url(replica)))
+            .bearer_auth(&operator.token)
+            .header("Accept", "text/event-stream")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{replica}");
+        streams.push((replica, response));
+    }
+    uplink.send("alert", json!({"meter": address(0xC0, 1), "type": "leak", "state": "raised"})).await;
+
+    let waits = streams.into_iter().map(|(replica, response)| receives(replica, response, "W-TM00000001".to_owned()));
+    futures::future::join_all(waits).await;
+}
