@@ -75,6 +75,11 @@ pub trait Consumer: Send + Debug {
     /// started has been returned by [`poll`](Consumer::poll). Always false
     /// for a group member, which follows the log forever.
     fn caught_up(&self) -> bool;
+
+    /// For each partition read, how many records lie past this consumer's
+    /// position (the consumer lag). Partitions whose position is not known
+    /// yet are left out.
+    async fn lag(&mut self) -> Result<Vec<(TopicPartition, i64)>>;
 }
 
 /// Where a group starts reading a partition it has no committed offset for.

@@ -114,4 +114,12 @@ impl Consumer for NamespacedConsumer {
     fn caught_up(&self) -> bool {
         self.inner.caught_up()
     }
+
+    async fn lag(&mut self) -> Result<Vec<(TopicPartition, i64)>> {
+        let lags = self.inner.lag().await?;
+        Ok(lags
+            .into_iter()
+            .map(|(tp, lag)| (TopicPartition { topic: strip(&self.prefix, tp.topic), ..tp }, lag))
+            .collect())
+    }
 }

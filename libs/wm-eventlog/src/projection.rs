@@ -8,9 +8,13 @@
 use std::{fmt::Debug, time::Duration};
 
 use async_trait::async_trait;
+use prometheus_client::{
+    metrics::{family::Family, gauge::Gauge},
+    registry::Registry,
+};
 use tokio_util::sync::CancellationToken;
 
-use crate::{ConsumerOptions, EventLog, EventLogError, Record};
+use crate::{Consumer, ConsumerOptions, EventLog, EventLogError, Record, TopicPartition};
 
 /// Whether applying events may act on the outside world.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,13 +83,50 @@ impl Default for RunOptions {
     }
 }
 
+/// `wmeter_consumer_lag{group, topic, partition}`: how many records lie past
+/// each live projection's position, read every [`LAG_INTERVAL`].
+#[derive(Clone, Debug, Default)]
+pub struct LagMetric(Family<Vec<(&'static str, String)>, Gauge>);
+
+/// How often a running projection reports its lag.
+pub const LAG_INTERVAL: Duration = Duration::from_secs(15);
+
+impl LagMetric {
+    pub const NAME: &'static str = "wmeter_consumer_lag";
+
+    pub fn register(registry: &mut Registry) -> Self {
+        let metric = Self::default();
+        registry.register(Self::NAME, "Records not yet consumed, per projection and partition", metric.0.clone());
+        metric
+    }
+
+    fn set(&self, group: &str, tp: &TopicPartition, lag: i64) {
+        let labels =
+            vec![("group", group.to_owned()), ("topic", tp.topic.clone()), ("partition", tp.partition.to_string())];
+        self.0.get_or_create(&labels).set(lag);
+    }
+
+    async fn report(&self, group: &str, consumer: &mut dyn Consumer) {
+        match consumer.lag().await {
+            Ok(lags) => lags.iter().for_each(|(tp, lag)| self.set(group, tp, *lag)),
+            Err(e) => tracing::debug!(error = ?e, "cannot read the consumer lag"),
+        }
+    }
+}
+
 /// Consumes `projection`'s topics as a member of its group until `stop` is
 /// cancelled. Joining, polling and applying are retried with backoff; a
 /// failing batch is never skipped:
 /// offsets are committed only after `apply` succeeded, so a stop or crash
 /// in between redelivers the batch.
 #[tracing::instrument(skip_all, fields(projection = projection.name()))]
-pub async fn run(log: &dyn EventLog, projection: &dyn Projection, options: RunOptions, stop: CancellationToken) {
+pub async fn run(
+    log: &dyn EventLog,
+    projection: &dyn Projection,
+    options: RunOptions,
+    lag: &LagMetric,
+    stop: CancellationToken,
+) {
     let mut backoff = Backoff::new(options.max_backoff);
     // The log may be down at start-up (a broker restarting): wait for it
     // rather than leave the projection stopped for good.
@@ -105,11 +146,17 @@ pub async fn run(log: &dyn EventLog, projection: &dyn Projection, options: RunOp
         }
     };
     backoff.reset();
+    let mut lag_read_at: Option<tokio::time::Instant> = None;
     loop {
         let polled = tokio::select! {
             () = stop.cancelled() => return,
             polled = consumer.poll(options.batch, options.poll_timeout) => polled,
         };
+        // After a poll, when the consumer knows its partitions and position.
+        if lag_read_at.is_none_or(|at| at.elapsed() >= LAG_INTERVAL) {
+            lag.report(projection.name(), consumer.as_mut()).await;
+            lag_read_at = Some(tokio::time::Instant::now());
+        }
         let batch = match polled {
             Ok(batch) => batch,
             Err(e) => {

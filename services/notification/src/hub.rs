@@ -8,20 +8,46 @@ use std::{
     sync::{Mutex, PoisonError},
 };
 
+use prometheus_client::metrics::gauge::Gauge;
 use tokio::sync::mpsc;
+
+/// The metric of the streams open in this process.
+pub const OPEN_STREAMS_METRIC: &str = "wmeter_sse_streams";
 
 #[derive(Debug, Default)]
 pub struct Hub {
     streams: Mutex<HashMap<String, Vec<mpsc::Sender<()>>>>,
+    open: Gauge,
+}
+
+/// One open stream's wake-ups; the stream counts as open until this is dropped.
+#[derive(Debug)]
+pub struct Subscription {
+    wake: mpsc::Receiver<()>,
+    open: Gauge,
+}
+
+impl Subscription {
+    /// The next wake-up; `None` once the hub closed the stream.
+    pub async fn recv(&mut self) -> Option<()> {
+        self.wake.recv().await
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        self.open.dec();
+    }
 }
 
 impl Hub {
     /// A new stream for `user_id`: it receives a wake-up for each of the
     /// user's new notifications (coalesced while one is pending).
-    pub fn open(&self, user_id: &str) -> mpsc::Receiver<()> {
+    pub fn open(&self, user_id: &str) -> Subscription {
         let (tx, rx) = mpsc::channel(1);
         self.streams.lock().unwrap_or_else(PoisonError::into_inner).entry(user_id.to_owned()).or_default().push(tx);
-        rx
+        self.open.inc();
+        Subscription { wake: rx, open: self.open.clone() }
     }
 
     /// Wakes `user_id`'s streams; forgets the closed ones.
@@ -35,13 +61,31 @@ impl Hub {
         }
     }
 
-    /// Streams open now.
-    pub fn open_streams(&self) -> usize {
-        self.streams.lock().unwrap_or_else(PoisonError::into_inner).values().map(Vec::len).sum()
+    /// Streams open now: the gauge behind [`OPEN_STREAMS_METRIC`].
+    pub fn open_streams(&self) -> Gauge {
+        self.open.clone()
     }
 
     /// Ends every stream (shutdown).
     pub fn close_all(&self) {
         self.streams.lock().unwrap_or_else(PoisonError::into_inner).clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stream_counts_as_open_until_its_subscription_is_dropped() {
+        let hub = Hub::default();
+        let first = hub.open("ann");
+        let second = hub.open("bob");
+        assert_eq!(hub.open_streams().get(), 2);
+        drop(first);
+        assert_eq!(hub.open_streams().get(), 1);
+        hub.close_all();
+        drop(second);
+        assert_eq!(hub.open_streams().get(), 0);
     }
 }

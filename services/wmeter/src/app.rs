@@ -79,9 +79,10 @@ impl Application {
             [(std::borrow::Cow::Borrowed("service"), std::borrow::Cow::Borrowed(role_name(role)))].into_iter(),
         );
         let services = Services::build(settings, role, &wiring, clock, &mut metrics).await?;
+        let lag = wm_eventlog::projection::LagMetric::register(&mut metrics);
         let server = http_server(settings, role, &wiring, &services, metrics, listener)?;
         let mqtt = services.start(settings, role, &mut wiring).await?;
-        wiring.spawn_consumers();
+        wiring.spawn_consumers(&lag);
         Ok(Application {
             port,
             host: settings.http.host.clone(),

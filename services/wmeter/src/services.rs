@@ -61,6 +61,11 @@ impl Services {
             log.ensure_topics(&[wm_proto::topics::NOTIFICATIONS])
                 .await
                 .context("event_log: the notifications topic")?;
+            metrics.register(
+                wm_notification::hub::OPEN_STREAMS_METRIC,
+                "Notification streams (SSE) open in this process",
+                state.hub.open_streams(),
+            );
             services.notification = Some(state.clone());
             services.relays.push(relay.clone());
         }

@@ -9,7 +9,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use wm_eventlog::{
     EventLog,
-    projection::{self, Projection, RunOptions},
+    projection::{self, LagMetric, Projection, RunOptions},
 };
 use wm_storage::{Db, Migrations};
 
@@ -79,12 +79,12 @@ impl Wiring {
     }
 
     /// Starts a consumer for every live projection; they run until shutdown.
-    pub fn spawn_consumers(&mut self) {
+    pub fn spawn_consumers(&mut self, lag: &LagMetric) {
         let Some(log) = self.event_log.clone() else { return };
         for p in self.projections.iter().filter(|p| p.live()) {
-            let (log, stop, p) = (log.clone(), self.stop.clone(), p.clone());
+            let (log, stop, p, lag) = (log.clone(), self.stop.clone(), p.clone(), lag.clone());
             self.consumers.spawn(async move {
-                projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), stop).await;
+                projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), &lag, stop).await;
             });
         }
     }

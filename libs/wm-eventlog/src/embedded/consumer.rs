@@ -185,6 +185,16 @@ impl Consumer for EmbeddedConsumer {
             Kind::Replay { end } => end.iter().all(|(tp, end)| self.positions.get(tp).is_some_and(|p| p >= end)),
         }
     }
+
+    async fn lag(&mut self) -> Result<Vec<(TopicPartition, i64)>> {
+        let mut conn = self.shared.pool.acquire().await?;
+        let mut lags = Vec::with_capacity(self.positions.len());
+        for (tp, next) in &self.positions {
+            let end = store::end_offset(&mut conn, tp).await?;
+            lags.push((tp.clone(), (end - next).max(0)));
+        }
+        Ok(lags)
+    }
 }
 
 impl Drop for EmbeddedConsumer {

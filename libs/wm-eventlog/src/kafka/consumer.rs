@@ -21,9 +21,15 @@ use rdkafka::{
 
 use crate::{Consumer, EventLogError, Record, Result, TopicPartition, record::next_offsets};
 
+/// How long a lag reading may wait for the broker's watermarks.
+const LAG_TIMEOUT: Duration = Duration::from_secs(2);
+
 pub(super) struct KafkaConsumer {
     consumer: Arc<StreamConsumer>,
     kind: Kind,
+    /// The offset after the last record returned, per partition: this
+    /// consumer's position (librdkafka's own runs ahead, at its prefetch).
+    returned: BTreeMap<TopicPartition, i64>,
 }
 
 enum Kind {
@@ -39,11 +45,11 @@ enum Kind {
 
 impl KafkaConsumer {
     pub(super) fn member(consumer: StreamConsumer, group: &str) -> Self {
-        Self { consumer: Arc::new(consumer), kind: Kind::Member { group: group.to_owned() } }
+        Self { consumer: Arc::new(consumer), kind: Kind::Member { group: group.to_owned() }, returned: BTreeMap::new() }
     }
 
     pub(super) fn replay(consumer: Arc<StreamConsumer>, end: BTreeMap<TopicPartition, i64>) -> Self {
-        Self { consumer, kind: Kind::Replay { end, positions: BTreeMap::new() } }
+        Self { consumer, kind: Kind::Replay { end, positions: BTreeMap::new() }, returned: BTreeMap::new() }
     }
 
     /// An idle replay also learns its position from the fetcher: offsets
@@ -61,6 +67,9 @@ impl KafkaConsumer {
     }
 
     fn track(&mut self, records: &[Record]) {
+        for record in records {
+            self.returned.insert(record.topic_partition(), record.offset + 1);
+        }
         if let Kind::Replay { positions, .. } = &mut self.kind {
             for record in records {
                 positions.insert(record.topic_partition(), record.offset + 1);
@@ -187,6 +196,29 @@ impl Consumer for KafkaConsumer {
             Kind::Member { .. } => false,
             Kind::Replay { end, positions } => end.iter().all(|(tp, end)| positions.get(tp).is_some_and(|p| p >= end)),
         }
+    }
+
+    async fn lag(&mut self) -> Result<Vec<(TopicPartition, i64)>> {
+        let (consumer, returned) = (self.consumer.clone(), self.returned.clone());
+        let lags = tokio::task::spawn_blocking(move || -> std::result::Result<_, KafkaError> {
+            // Where nothing was returned yet, the position is the group's
+            // committed offset, or the start of the partition.
+            let committed = consumer.committed(LAG_TIMEOUT)?;
+            let mut lags = Vec::new();
+            for element in committed.elements() {
+                let tp = TopicPartition::new(element.topic(), element.partition());
+                let (low, high) = consumer.fetch_watermarks(element.topic(), element.partition(), LAG_TIMEOUT)?;
+                let next = match (returned.get(&tp), element.offset()) {
+                    (Some(next), _) => *next,
+                    (None, Offset::Offset(next)) => next,
+                    (None, _) => low,
+                };
+                lags.push((tp, (high - next).max(0)));
+            }
+            Ok(lags)
+        })
+        .await?;
+        lags.map_err(|source| EventLogError::Kafka { operation: "fetch watermarks", source })
     }
 }
 

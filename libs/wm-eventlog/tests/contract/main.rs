@@ -14,6 +14,7 @@ mod batch;
 mod delivery;
 mod groups;
 mod headers;
+mod lag;
 mod namespace;
 mod ordering;
 mod outbox;

@@ -96,7 +96,9 @@ async fn append(h: &Harness, topic: &str, prefix: &str, n: usize) -> Vec<String>
 async fn run_until_applied(h: &Harness, recorder: &Arc<Recorder>, count: usize) {
     let stop = CancellationToken::new();
     let (log, rec, token) = (h.log.clone(), recorder.clone(), stop.clone());
-    let running = tokio::spawn(async move { projection::run(log.as_ref(), rec.as_ref(), options(), token).await });
+    let running = tokio::spawn(async move {
+        projection::run(log.as_ref(), rec.as_ref(), options(), &projection::LagMetric::default(), token).await
+    });
     let deadline = tokio::time::Instant::now() + WAIT;
     while recorder.applied.lock().unwrap().len() < count {
         assert!(tokio::time::Instant::now() < deadline, "projection did not apply {count} records in time");

@@ -12,11 +12,11 @@ use std::collections::VecDeque;
 
 use actix_web::{HttpRequest, HttpResponse, web, web::Bytes};
 use futures::stream;
-use tokio::sync::mpsc;
 use wm_http::{ApiError, auth::Caller};
 use wm_storage::Db;
 
 use crate::{
+    hub::Subscription,
     state::NotificationState,
     storage::inbox::{self, Notification},
 };
@@ -66,7 +66,7 @@ struct Cursor {
     db: Db,
     user_id: String,
     last_seq: i64,
-    wake: mpsc::Receiver<()>,
+    wake: Subscription,
     heartbeat: tokio::time::Interval,
     pending: VecDeque<Notification>,
     /// The last catch-up filled a batch: there may be more to read.

@@ -1,7 +1,7 @@
 use serde_json::{Value, json};
 use wm_http::auth::Role;
 
-use crate::helpers::spawn_app;
+use crate::helpers::{eventually, spawn_app, spawn_each};
 
 #[tokio::test]
 async fn healthz_answers_ok() {
@@ -36,6 +36,48 @@ async fn metrics_count_requests_by_route_pattern() {
             ),
         "{body}"
     );
+}
+
+/// The `wmeter_sse_streams` value in `/metrics`.
+async fn open_streams(app: &crate::helpers::TestApp) -> Option<String> {
+    let body = app.get("/metrics").await.text().await.unwrap();
+    body.lines().find(|l| l.starts_with("wmeter_sse_streams{")).and_then(|l| l.rsplit(' ').next()).map(str::to_owned)
+}
+
+#[tokio::test]
+async fn metrics_count_open_notification_streams() {
+    let apps = spawn_each(|s| s.notifications.heartbeat_secs = 1).await;
+    let app = &apps[0];
+    assert_eq!(open_streams(app).await.as_deref(), Some("0"));
+    let stream = app
+        .client
+        .get(format!("{}/api/notifications", app.url))
+        .bearer_auth(app.token(Role::Viewer))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    assert_eq!(open_streams(app).await.as_deref(), Some("1"));
+    drop(stream);
+    // The server notices a gone client at its next write, the heartbeat.
+    eventually("the stream to be counted closed", || async {
+        (open_streams(app).await.as_deref() == Some("0")).then_some(())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn metrics_show_each_projections_consumer_lag() {
+    for app in spawn_each(|_| {}).await {
+        let line = eventually("a lag reading", || async {
+            let body = app.get("/metrics").await.text().await.unwrap();
+            body.lines()
+                .find(|l| l.starts_with("wmeter_consumer_lag{") && l.contains(r#"group="device-registry.state""#))
+                .map(str::to_owned)
+        })
+        .await;
+        assert!(line.ends_with(" 0"), "an idle app has nothing left to consume: {line}");
+    }
 }
 
 #[tokio::test]
