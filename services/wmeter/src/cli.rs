@@ -32,7 +32,12 @@ pub enum Command {
     Migrate,
     /// Rebuild every projection from the start of the event log, with
     /// external effects (SSE pushes, valve commands) suppressed.
-    Replay,
+    Replay {
+        /// Only this service's projections, in its own database (the
+        /// distributed mode); without it, every service's (embedded).
+        #[arg(long, value_enum)]
+        service: Option<Service>,
+    },
     /// Simulate a fleet of gateways over MQTT: readings, BLE signal,
     /// discoveries, alerts, shutdown requests, silences, valve-command acks.
     Simulate(SimulateArgs),

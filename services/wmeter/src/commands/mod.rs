@@ -21,7 +21,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve { demo } => serve::embedded(load(file, Mode::Embedded)?, demo).await,
         Command::Run { service } => serve::service(load(file, Mode::Distributed)?, service).await,
         Command::Migrate => migrate::run(load(file, Mode::Embedded)?).await,
-        Command::Replay => replay::run(load(file, Mode::Embedded)?).await,
+        Command::Replay { service } => replay::run(load(file, Mode::Embedded)?, service).await,
         Command::Simulate(args) => simulate::run(load(file, Mode::Embedded)?, args).await,
         Command::User { command } => user::run(load(file, Mode::Embedded)?, command).await,
         Command::Config { command: ConfigCommand::Print { mode } } => {

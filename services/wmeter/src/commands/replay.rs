@@ -1,13 +1,15 @@
 use anyhow::Context;
 use wm_eventlog::projection::{self, RunOptions};
 
-use crate::{app::Role, config::Settings, wiring};
+use crate::{app::Role, cli::Service, config::Settings, wiring};
 
-/// `wmeter replay`: rebuilds every projection of this deployment from offset
-/// 0 of the event log. External effects are suppressed, and no consumer
-/// group's offsets move, so running services are not disturbed.
-pub async fn run(settings: Settings) -> anyhow::Result<()> {
-    let wiring = wiring::connect(&settings, Role::Embedded, std::sync::Arc::new(wm_domain::SystemClock)).await?;
+/// `wmeter replay [--service S]`: rebuilds the projections of this
+/// deployment (or of service `S`, in its own database) from offset 0 of the
+/// event log. External effects are suppressed, and no consumer group's
+/// offsets move, so running services are not disturbed.
+pub async fn run(settings: Settings, service: Option<Service>) -> anyhow::Result<()> {
+    let role = service.map_or(Role::Embedded, Role::Service);
+    let wiring = wiring::connect(&settings, role, std::sync::Arc::new(wm_domain::SystemClock)).await?;
     let log = wiring.event_log().context("replay needs the event log")?.clone();
     let projections = wiring.projections();
     if projections.is_empty() {

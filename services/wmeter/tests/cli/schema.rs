@@ -40,3 +40,18 @@ fn replay_runs_against_the_configured_log() {
          notification.inbox: rebuilt from 0 events\n"
     );
 }
+
+#[test]
+fn replay_of_one_service_rebuilds_only_its_projections() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = wmeter()
+        .args(["replay", "--service", "telemetry-ingest"])
+        .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.path().display()))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n"
+    );
+}
