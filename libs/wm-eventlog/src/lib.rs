@@ -33,6 +33,7 @@ pub mod kafka;
 pub mod namespace;
 pub mod outbox;
 pub mod projection;
+pub mod trace;
 
 pub use error::{EventLogError, Result};
 pub use log::{Consumer, ConsumerOptions, EventLog, StartFrom};

@@ -56,12 +56,19 @@ pub enum OutboxError {
 pub async fn stage(tx: &mut Tx, source: &str, key: Option<&str>, envelopes: &[Envelope]) -> Result<(), sqlx::Error> {
     let sql = "INSERT INTO event_outbox (source, record_key, envelope, staged_at_ms) VALUES ($1, $2, $3, $4)";
     let now = Utc::now().timestamp_millis();
+    let traceparent = crate::trace::current_traceparent();
     for envelope in envelopes {
         let key = key.unwrap_or(&envelope.device_id);
+        let bytes = match &traceparent {
+            Some(traceparent) if envelope.correlation_id.is_empty() => {
+                envelope.clone().with_correlation_id(traceparent.clone()).to_bytes()
+            }
+            _ => envelope.to_bytes(),
+        };
         with_tx!(tx, conn => sqlx::query(sql)
             .bind(source)
             .bind(key)
-            .bind(envelope.to_bytes())
+            .bind(&bytes)
             .bind(now)
             .execute(&mut **conn)
             .await

@@ -13,6 +13,7 @@ use prometheus_client::{
     registry::Registry,
 };
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use crate::{Consumer, ConsumerOptions, EventLog, EventLogError, Record, TopicPartition};
 
@@ -171,8 +172,10 @@ pub async fn run(
         if batch.is_empty() {
             continue;
         }
+        let span = tracing::info_span!("apply", records = batch.len());
+        crate::trace::follow(&span, &batch);
         loop {
-            match projection.apply(&batch, Effects::Live).await {
+            match projection.apply(&batch, Effects::Live).instrument(span.clone()).await {
                 Ok(()) => break,
                 Err(e) => {
                     tracing::warn!(error = ?e, records = batch.len(), "apply failed, retrying the batch");

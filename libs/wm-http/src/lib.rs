@@ -5,6 +5,7 @@
 //! - [`auth`]: the access-token check and the [`auth::Caller`] extractor.
 //! - [`health`]: `/healthz`, `/readyz` and `/metrics`.
 //! - [`telemetry`]: structured logs and the optional OTLP trace exporter.
+//! - [`trace`]: each request joins the caller's trace (`traceparent`).
 //! - [`params`]: the `max` and `start` query parameters of every list.
 //! - [`HttpSettings`]: where a service listens.
 //! - [`client_ip`]: the client's address, also behind the gateway.
@@ -17,6 +18,7 @@ pub mod metrics;
 pub mod params;
 mod settings;
 pub mod telemetry;
+pub mod trace;
 
 pub use client_ip::{ForwardedFor, client_ip};
 pub use error::{ApiError, chain, json_errors, not_found};

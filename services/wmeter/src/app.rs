@@ -201,6 +201,7 @@ fn http_server(
             .wrap(from_fn(auth::require_token))
             .wrap(from_fn(wm_gateway::cache_control))
             .wrap(from_fn(metrics::record))
+            .wrap(from_fn(wm_http::trace::request))
             .configure(json_errors(max_body_bytes))
             .configure(health.clone().configure());
         if let Some(auth) = &auth {
