@@ -29,7 +29,8 @@ pub(super) struct KafkaConsumer {
     kind: Kind,
     /// The offset after the last record returned, per partition: this
     /// consumer's position (librdkafka's own runs ahead, at its prefetch).
-    returned: BTreeMap<TopicPartition, i64>,
+    /// A replay also moves it past offsets the fetcher skipped.
+    positions: BTreeMap<TopicPartition, i64>,
 }
 
 enum Kind {
@@ -39,28 +40,32 @@ enum Kind {
     Replay {
         /// The end offset of each partition that had records when the replay started.
         end: BTreeMap<TopicPartition, i64>,
-        positions: BTreeMap<TopicPartition, i64>,
     },
 }
 
 impl KafkaConsumer {
     pub(super) fn member(consumer: StreamConsumer, group: &str) -> Self {
-        Self { consumer: Arc::new(consumer), kind: Kind::Member { group: group.to_owned() }, returned: BTreeMap::new() }
+        Self {
+            consumer: Arc::new(consumer),
+            kind: Kind::Member { group: group.to_owned() },
+            positions: BTreeMap::new(),
+        }
     }
 
     pub(super) fn replay(consumer: Arc<StreamConsumer>, end: BTreeMap<TopicPartition, i64>) -> Self {
-        Self { consumer, kind: Kind::Replay { end, positions: BTreeMap::new() }, returned: BTreeMap::new() }
+        Self { consumer, kind: Kind::Replay { end }, positions: BTreeMap::new() }
     }
 
     /// An idle replay also learns its position from the fetcher: offsets
     /// that hold no record it can return (transaction markers, compacted
     /// records) would otherwise keep [`Consumer::caught_up`] false forever.
     fn track_fetch_position(&mut self) {
-        let Kind::Replay { positions, .. } = &mut self.kind else { return };
+        let Kind::Replay { .. } = self.kind else { return };
         let Ok(fetched) = self.consumer.position() else { return };
         for element in fetched.elements() {
             if let Offset::Offset(next) = element.offset() {
-                let at = positions.entry(TopicPartition::new(element.topic(), element.partition())).or_insert(next);
+                let at =
+                    self.positions.entry(TopicPartition::new(element.topic(), element.partition())).or_insert(next);
                 *at = (*at).max(next);
             }
         }
@@ -68,12 +73,7 @@ impl KafkaConsumer {
 
     fn track(&mut self, records: &[Record]) {
         for record in records {
-            self.returned.insert(record.topic_partition(), record.offset + 1);
-        }
-        if let Kind::Replay { positions, .. } = &mut self.kind {
-            for record in records {
-                positions.insert(record.topic_partition(), record.offset + 1);
-            }
+            self.positions.insert(record.topic_partition(), record.offset + 1);
         }
     }
 }
@@ -194,12 +194,12 @@ impl Consumer for KafkaConsumer {
     fn caught_up(&self) -> bool {
         match &self.kind {
             Kind::Member { .. } => false,
-            Kind::Replay { end, positions } => end.iter().all(|(tp, end)| positions.get(tp).is_some_and(|p| p >= end)),
+            Kind::Replay { end } => end.iter().all(|(tp, end)| self.positions.get(tp).is_some_and(|p| p >= end)),
         }
     }
 
     async fn lag(&mut self) -> Result<Vec<(TopicPartition, i64)>> {
-        let (consumer, returned) = (self.consumer.clone(), self.returned.clone());
+        let (consumer, positions) = (self.consumer.clone(), self.positions.clone());
         let lags = tokio::task::spawn_blocking(move || -> std::result::Result<_, KafkaError> {
             // Where nothing was returned yet, the position is the group's
             // committed offset, or the start of the partition.
@@ -208,7 +208,7 @@ impl Consumer for KafkaConsumer {
             for element in committed.elements() {
                 let tp = TopicPartition::new(element.topic(), element.partition());
                 let (low, high) = consumer.fetch_watermarks(element.topic(), element.partition(), LAG_TIMEOUT)?;
-                let next = match (returned.get(&tp), element.offset()) {
+                let next = match (positions.get(&tp), element.offset()) {
                     (Some(next), _) => *next,
                     (None, Offset::Offset(next)) => next,
                     (None, _) => low,
@@ -237,10 +237,10 @@ impl fmt::Debug for KafkaConsumer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             Kind::Member { group } => f.debug_struct("KafkaConsumer").field("group", group).finish_non_exhaustive(),
-            Kind::Replay { positions, .. } => f
+            Kind::Replay { .. } => f
                 .debug_struct("KafkaConsumer")
                 .field("replay", &true)
-                .field("positions", positions)
+                .field("positions", &self.positions)
                 .finish_non_exhaustive(),
         }
     }

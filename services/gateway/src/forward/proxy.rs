@@ -118,7 +118,14 @@ async fn read_body(mut payload: web::Payload, limit: usize) -> Result<web::Bytes
 /// The client's headers minus hop-by-hop ones, plus `X-Forwarded-For`
 /// (the peer appended) and `X-Forwarded-Proto`. `traceparent` passes as is.
 fn request_headers(req: &HttpRequest) -> reqwest::header::HeaderMap {
-    let mut headers = copy_headers(req.headers().iter().map(|(k, v)| (k.as_str(), v.as_bytes())));
+    let mut headers = reqwest::header::HeaderMap::new();
+    for (name, value) in end_to_end(req.headers().iter().map(|(k, v)| (k.as_str(), v.as_bytes()))) {
+        if let (Ok(name), Ok(value)) =
+            (reqwest::header::HeaderName::from_bytes(name.as_bytes()), reqwest::header::HeaderValue::from_bytes(value))
+        {
+            headers.append(name, value);
+        }
+    }
     if let Some(peer) = req.peer_addr() {
         let forwarded = match req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok()) {
             Some(earlier) => format!("{earlier}, {}", peer.ip()),
@@ -135,33 +142,20 @@ fn request_headers(req: &HttpRequest) -> reqwest::header::HeaderMap {
     headers
 }
 
-fn copy_headers<'a>(pairs: impl Iterator<Item = (&'a str, &'a [u8])>) -> reqwest::header::HeaderMap {
-    let mut headers = reqwest::header::HeaderMap::new();
-    for (name, value) in pairs {
-        if HOP_BY_HOP.contains(&name.to_ascii_lowercase().as_str()) {
-            continue;
-        }
-        if let (Ok(name), Ok(value)) =
-            (reqwest::header::HeaderName::from_bytes(name.as_bytes()), reqwest::header::HeaderValue::from_bytes(value))
-        {
-            headers.append(name, value);
-        }
-    }
-    headers
+/// The end-to-end headers among `pairs`: hop-by-hop ones are dropped. Both
+/// header maps hold lower-case names.
+fn end_to_end<'a>(pairs: impl Iterator<Item = (&'a str, &'a [u8])>) -> impl Iterator<Item = (&'a str, &'a [u8])> {
+    pairs.filter(|(name, _)| !HOP_BY_HOP.contains(name))
 }
 
 /// The service's answer, streamed back as it arrives.
 fn response(upstream: reqwest::Response) -> HttpResponse {
     let status = StatusCode::from_u16(upstream.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
     let mut builder = HttpResponse::build(status);
-    let headers: &reqwest::header::HeaderMap = upstream.headers();
-    for (name, value) in headers {
-        if HOP_BY_HOP.contains(&name.as_str()) {
-            continue;
-        }
+    for (name, value) in end_to_end(upstream.headers().iter().map(|(k, v)| (k.as_str(), v.as_bytes()))) {
         if let (Ok(name), Ok(value)) = (
-            actix_web::http::header::HeaderName::from_bytes(name.as_str().as_bytes()),
-            actix_web::http::header::HeaderValue::from_bytes(value.as_bytes()),
+            actix_web::http::header::HeaderName::from_bytes(name.as_bytes()),
+            actix_web::http::header::HeaderValue::from_bytes(value),
         ) {
             builder.append_header((name, value));
         }
