@@ -47,7 +47,9 @@ describe('GatewayDetailPage', () => {
   it.each(['GTW-SG01000003', 'SG01000003', 'gtw-SG01000003'])('finds a gateway by its serial number: %s', async (param) => {
     serveGateway();
     open(param);
-    expect(await screen.findByRole('heading', { level: 1, name: 'GTW-SG01000003' })).toBeInTheDocument();
+    // The heading shows the route parameter while loading, so wait for the details themselves.
+    await screen.findByText('Device Id', { selector: 'dt' });
+    expect(screen.getByRole('heading', { level: 1, name: 'GTW-SG01000003' })).toBeInTheDocument();
     expect(field('Device Id')).toBe(GATEWAY_ID);
   });
 
