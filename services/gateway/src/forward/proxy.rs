@@ -68,7 +68,8 @@ pub async fn forward(
     forwarder: web::Data<Forwarder>,
 ) -> Result<HttpResponse, ApiError> {
     let Some(owner) = forwarder.inner.table.owner(req.path()) else {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("No route for {}", req.path())));
+        // The same answer as a single process gives for an unknown route.
+        return Ok(wm_http::not_found().await);
     };
     tracing::Span::current().record("owner", owner.name());
     let Some(base) = forwarder.base_url(owner) else {

@@ -1,14 +1,16 @@
-//! Sign-in, refresh and logout over HTTP, on SQLite and PostgreSQL.
+//! Sign-in beyond the HTTP suite: the events a session leaves in the log,
+//! the login throttle, and the demo's cookie, on SQLite and PostgreSQL.
 
-use reqwest::{Response, StatusCode};
+use reqwest::StatusCode;
 use serde_json::{Value, json};
 use wm_auth::storage::users;
 use wm_http::auth::Role;
 use wm_proto::{Payload, topics};
 
-use crate::helpers::{TestApp, spawn_each};
-
-const PASSWORD: &str = "a-long-password";
+use crate::{
+    helpers::{TestApp, spawn_each},
+    suite::sessions::{self, PASSWORD, login, refresh, set_cookie},
+};
 
 async fn apps() -> Vec<TestApp> {
     let apps = spawn_each(|_| {}).await;
@@ -18,69 +20,10 @@ async fn apps() -> Vec<TestApp> {
     apps
 }
 
-async fn login(app: &TestApp, username: &str, password: &str) -> Response {
-    app.client
-        .post(format!("{}/api/auth/login", app.url))
-        .json(&json!({"username": username, "password": password}))
-        .send()
-        .await
-        .unwrap()
-}
-
-async fn refresh(app: &TestApp, cookie: &str) -> Response {
-    app.client
-        .post(format!("{}/api/auth/refresh", app.url))
-        .header("Cookie", cookie)
-        .header("X-WMeter-Refresh", "1")
-        .send()
-        .await
-        .unwrap()
-}
-
-/// The `name=value` of the refresh cookie a response set, and its whole
-/// `Set-Cookie` line.
-fn set_cookie(response: &Response) -> (String, String) {
-    let line = response
-        .headers()
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|l| l.contains("wmeter_rt="))
-        .expect("a refresh cookie")
-        .to_owned();
-    (line.split(';').next().unwrap().to_owned(), line)
-}
-
 #[tokio::test]
-async fn login_refresh_logout_then_the_session_is_dead() {
-    for app in apps().await {
-        let signed_in = login(&app, "  ann ", PASSWORD).await;
-        assert_eq!(signed_in.status(), 200);
-        let (cookie, line) = set_cookie(&signed_in);
-        let body: Value = signed_in.json().await.unwrap();
-        assert_eq!(body["role"], "operator");
-        assert_eq!(body["userId"].as_str().unwrap().len(), 24);
-        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/api/auth", "Secure"] {
-            assert!(line.contains(attribute), "{attribute} in {line}");
-        }
-        assert!(line.starts_with("__Secure-wmeter_rt="), "{line}");
-        let token = body["accessToken"].as_str().unwrap();
-        let uptime = app.client.get(format!("{}/api/proxy/", app.url)).bearer_auth(token).send().await.unwrap();
-        assert_eq!(uptime.status(), 200, "the access token opens the API");
-
-        let refreshed = refresh(&app, &cookie).await;
-        assert_eq!(refreshed.status(), 200);
-        let (rotated, _) = set_cookie(&refreshed);
-        assert_ne!(rotated, cookie);
-        assert!(refreshed.json::<Value>().await.unwrap()["accessToken"].is_string());
-
-        let out =
-            app.client.post(format!("{}/api/auth/logout", app.url)).header("Cookie", &rotated).send().await.unwrap();
-        assert_eq!(out.status(), 204);
-        assert!(set_cookie(&out).1.contains("Max-Age=0"), "logout clears the cookie");
-        assert_eq!(refresh(&app, &rotated).await.status(), 401);
-
-        let user_id = body["userId"].as_str().unwrap();
+async fn a_session_s_sign_in_and_out_are_recorded_with_who_and_where() {
+    for app in spawn_each(|_| {}).await {
+        let user_id = sessions::login_refresh_logout_then_the_session_is_dead(&app).await;
         let events = app.events(topics::AUTH).await;
         let seen: Vec<_> = events
             .iter()
@@ -90,6 +33,7 @@ async fn login_refresh_logout_then_the_session_is_dead() {
                 other => panic!("unexpected {other:?}"),
             })
             .collect();
+        let user_id = user_id.as_str();
         assert_eq!(seen, [("in", user_id, "127.0.0.1"), ("out", user_id, "127.0.0.1")]);
         for event in &events {
             assert_eq!((event.actor.as_str(), event.device_id.as_str()), (user_id, user_id));
@@ -99,15 +43,9 @@ async fn login_refresh_logout_then_the_session_is_dead() {
 }
 
 #[tokio::test]
-async fn replaying_a_rotated_refresh_token_kills_the_family() {
-    for app in apps().await {
-        let (first, _) = set_cookie(&login(&app, "ann", PASSWORD).await);
-        let (second, _) = set_cookie(&refresh(&app, &first).await);
-        let (third, _) = set_cookie(&refresh(&app, &second).await);
-        let replay = refresh(&app, &first).await;
-        assert_eq!(replay.status(), 401);
-        assert_eq!(refresh(&app, &third).await.status(), 401, "the newest token died with its family");
-
+async fn a_replayed_refresh_token_is_recorded_once() {
+    for app in spawn_each(|_| {}).await {
+        sessions::replaying_a_rotated_refresh_token_kills_the_family(&app).await;
         let reuses: Vec<_> = app
             .events(topics::AUTH)
             .await
@@ -120,40 +58,6 @@ async fn replaying_a_rotated_refresh_token_kills_the_family() {
         assert_eq!(reuses.len(), 1, "one reuse, recorded once");
         assert_eq!(reuses[0].source_ip, "127.0.0.1");
         assert_eq!(reuses[0].family_id.len(), 24);
-    }
-}
-
-#[tokio::test]
-async fn refresh_needs_the_custom_header_and_a_cookie() {
-    for app in apps().await {
-        let (cookie, _) = set_cookie(&login(&app, "ann", PASSWORD).await);
-        let cross_site =
-            app.client.post(format!("{}/api/auth/refresh", app.url)).header("Cookie", &cookie).send().await.unwrap();
-        assert_eq!(cross_site.status(), 403);
-        assert_eq!(cross_site.json::<Value>().await.unwrap()["code"], "csrf_header_required");
-        let no_cookie = app
-            .client
-            .post(format!("{}/api/auth/refresh", app.url))
-            .header("X-WMeter-Refresh", "1")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(no_cookie.status(), 401);
-    }
-}
-
-#[tokio::test]
-async fn failures_look_alike_whoever_the_user_is() {
-    for app in apps().await {
-        users::create(app.db(), "gone", PASSWORD, Role::Viewer).await.unwrap();
-        users::disable(app.db(), "gone").await.unwrap();
-        let expected = json!({"code": "invalid_credentials", "message": "Invalid credentials"});
-        for (username, password) in [("ann", "wrong-password"), ("nobody", PASSWORD), ("gone", PASSWORD)] {
-            let response = login(&app, username, password).await;
-            assert_eq!(response.status(), 401, "{username}");
-            assert!(response.headers().get("set-cookie").is_none());
-            assert_eq!(response.json::<Value>().await.unwrap(), expected, "{username}");
-        }
     }
 }
 

@@ -1,12 +1,14 @@
-use std::{path::Path, sync::Arc, time::Duration};
+use std::{ops::Deref, path::Path, sync::Arc, time::Duration};
 
+pub use crate::suite::eventually;
+use crate::suite::target::{Target, Users};
 use chrono::Utc;
-use reqwest::Method;
-use serde_json::Value;
+use futures::future::BoxFuture;
 use tokio::sync::oneshot;
+use wm_auth::storage::users;
 use wm_domain::ManualClock;
 use wm_eventlog::EventLog;
-use wm_http::auth::{AccessTokens, Role as UserRole};
+use wm_http::auth::Role as UserRole;
 use wm_proto::Envelope;
 use wm_test_support::{TestDb, mqtt::Mosquitto};
 use wmeter::{
@@ -19,8 +21,8 @@ pub const JWT_KEY: &str = "test-key-test-key-test-key-test-key";
 
 /// A running application and what it needs to stay alive.
 pub struct TestApp {
-    pub url: String,
-    pub client: reqwest::Client,
+    /// The application through its HTTP API, as the suite reaches it.
+    pub target: Target,
     stop: Option<oneshot::Sender<()>>,
     running: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     _static_dir: tempfile::TempDir,
@@ -119,9 +121,9 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     let running = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
     }));
+    let users: Arc<dyn Users> = Arc::new(DbUsers(db.as_ref().map(|db| db.db().clone())));
     TestApp {
-        url,
-        client: reqwest::Client::new(),
+        target: Target::new(url, JWT_KEY, users),
         stop: Some(stop),
         running: Some(running),
         _static_dir: static_dir,
@@ -133,43 +135,38 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     }
 }
 
+impl Deref for TestApp {
+    type Target = Target;
+
+    fn deref(&self) -> &Target {
+        &self.target
+    }
+}
+
+/// Users straight into the app's database, as `wmeter user` would store them.
+struct DbUsers(Option<wm_storage::Db>);
+
+impl DbUsers {
+    fn db(&self) -> &wm_storage::Db {
+        self.0.as_ref().expect("this app has a database")
+    }
+}
+
+impl Users for DbUsers {
+    fn add<'a>(&'a self, username: &'a str, password: &'a str, role: UserRole) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            users::create(self.db(), username, password, role).await.unwrap();
+        })
+    }
+
+    fn disable<'a>(&'a self, username: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            users::disable(self.db(), username).await.unwrap();
+        })
+    }
+}
+
 impl TestApp {
-    /// A request without credentials.
-    pub async fn get(&self, path: &str) -> reqwest::Response {
-        self.client.get(format!("{}{path}", self.url)).send().await.unwrap()
-    }
-
-    /// An access token this app accepts, for a user with `role`.
-    pub fn token(&self, role: UserRole) -> String {
-        self.token_for("test-user", role)
-    }
-
-    /// An access token this app accepts, for the user `user_id`.
-    pub fn token_for(&self, user_id: &str, role: UserRole) -> String {
-        AccessTokens::new(JWT_KEY.as_bytes(), Default::default()).unwrap().issue(user_id, role).unwrap()
-    }
-
-    /// A request as a signed-in user with `role`.
-    pub async fn get_as(&self, role: UserRole, path: &str) -> reqwest::Response {
-        self.client.get(format!("{}{path}", self.url)).bearer_auth(self.token(role)).send().await.unwrap()
-    }
-
-    /// A request as a signed-in user with `role`, with an optional JSON body.
-    pub async fn send_as(&self, role: UserRole, method: Method, path: &str, body: Option<Value>) -> reqwest::Response {
-        let mut request = self.client.request(method, format!("{}{path}", self.url)).bearer_auth(self.token(role));
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        request.send().await.unwrap()
-    }
-
-    /// The JSON body of a GET as an operator, asserting the status.
-    pub async fn json(&self, path: &str, status: u16) -> Value {
-        let response = self.get_as(UserRole::Operator, path).await;
-        assert_eq!(response.status(), status, "GET {path}");
-        response.json().await.unwrap()
-    }
-
     /// The application's event log.
     pub fn event_log(&self) -> Arc<dyn EventLog> {
         self.log.clone().expect("this app has an event log")
@@ -224,17 +221,4 @@ fn write(dir: &Path, name: &str, content: &str) {
     let path = dir.join(name);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, content).unwrap();
-}
-
-/// Retries `check` until it returns `Some`, failing after 30 s: for what
-/// the application does in the background (projections, the relay).
-pub async fn eventually<T, F: Future<Output = Option<T>>>(what: &str, mut check: impl FnMut() -> F) -> T {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Some(value) = check().await {
-            return value;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{what}: not within 30 s");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }

@@ -2,14 +2,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
+#[path = "../suite/mod.rs"]
+mod suite;
+
 mod auth;
 mod distributed;
-mod docs;
 mod forwarding;
 mod helpers;
 mod notifications;
 mod operability;
 mod registry;
 mod spa;
+mod suite_embedded;
 mod telemetry;
-mod tokens;

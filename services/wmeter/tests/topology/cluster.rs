@@ -6,10 +6,15 @@ use std::{
     net::TcpListener,
     path::PathBuf,
     process::{Child, Command, Stdio},
+    sync::Arc,
     time::{Duration, Instant},
 };
 
+use futures::future::BoxFuture;
+use wm_http::auth::Role;
 use wm_test_support::{TestDb, mqtt::Mosquitto, servers};
+
+use crate::suite::target::{Target, Users};
 
 pub const JWT_KEY: &str = "topology-key-topology-key-topology-key";
 const SERVICE_LOGIN: (&str, &str) = ("wmeter-svc", "wmeter-svc-password");
@@ -160,25 +165,63 @@ impl Cluster {
     /// `wmeter user add` with the auth service's configuration: the user is
     /// stored and its event published, as an operator would do it.
     pub fn add_user(&self, username: &str, password: &str) {
-        use std::io::Write;
-        let auth = &self.processes["auth"];
-        let mut child = Command::new(env!("CARGO_BIN_EXE_wmeter"))
-            .args(["user", "add", "--username", username, "--role", "operator"])
-            .env_clear()
-            .envs(auth.env.iter().cloned())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        writeln!(child.stdin.take().unwrap(), "{password}").unwrap();
-        let output = child.wait_with_output().unwrap();
-        assert!(output.status.success(), "user add: {}", String::from_utf8_lossy(&output.stderr));
+        self.users().run(&["user", "add", "--username", username, "--role", "operator"], Some(password));
+    }
+
+    /// The `wmeter user` CLI on the auth service's configuration.
+    pub fn users(&self) -> CliUsers {
+        CliUsers { env: self.processes["auth"].env.clone() }
+    }
+
+    /// The deployment through the gateway, as the HTTP suite reaches it.
+    pub fn target(&self) -> Target {
+        Target::new(self.url("gateway"), JWT_KEY, Arc::new(self.users()))
     }
 
     /// What process `name` has logged so far.
     pub fn log(&self, name: &str) -> String {
         std::fs::read_to_string(self.logs.path().join(format!("{name}.log"))).unwrap_or_default()
+    }
+}
+
+/// Users made with `wmeter user`, as an operator makes them.
+pub struct CliUsers {
+    env: Vec<(String, String)>,
+}
+
+impl CliUsers {
+    fn run(&self, args: &[&str], stdin: Option<&str>) {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wmeter"))
+            .args(args)
+            .env_clear()
+            .envs(self.env.iter().cloned())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        if let Some(line) = stdin {
+            writeln!(input, "{line}").unwrap();
+        }
+        drop(input);
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "wmeter {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+}
+
+impl Users for CliUsers {
+    fn add<'a>(&'a self, username: &'a str, password: &'a str, role: Role) -> BoxFuture<'a, ()> {
+        // The other processes answer while this one blocks: nothing runs
+        // in this test's runtime but the test.
+        Box::pin(
+            async move { self.run(&["user", "add", "--username", username, "--role", role.as_str()], Some(password)) },
+        )
+    }
+
+    fn disable<'a>(&'a self, username: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(async move { self.run(&["user", "disable", username], None) })
     }
 }
 

@@ -5,6 +5,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
+#[path = "../suite/mod.rs"]
+mod suite;
+
+mod api_suite;
 mod client;
 mod cluster;
 mod ingest;

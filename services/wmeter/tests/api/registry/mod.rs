@@ -1,60 +1,11 @@
-//! The device registry over HTTP, on SQLite (embedded log) and on
-//! PostgreSQL (Kafka log).
+//! The device registry beyond the HTTP suite: deletion of a device seen by
+//! telemetry, paging, rebuilds, device states and the events it relays,
+//! on SQLite (embedded log) and on PostgreSQL (Kafka log).
 
-mod bad_input;
-mod edits;
+mod deletion;
+mod events;
 mod paging;
-mod registration;
 mod replay;
-mod search;
 mod states;
 
-use reqwest::Method;
-use serde_json::{Value, json};
-use wm_http::auth::Role;
-
-use crate::helpers::{TestApp, eventually};
-
-/// A valid gateway registration whose identifiers all derive from `n`.
-pub fn gateway_body(n: u32) -> Value {
-    json!({
-        "serialNumber": format!("gw{n:08}"),
-        "imei": format!("{n:015}"),
-        "phoneNumber": format!("06{n:08}"),
-        "bleAddress": address(0xA0, n),
-        "macAddress": address(0xB0, n),
-    })
-}
-
-/// A valid meter registration whose identifiers derive from `n`.
-pub fn meter_body(n: u32) -> Value {
-    json!({"serialNumber": format!("wm{n:08}"), "bleAddress": address(0xC0, n)})
-}
-
-/// `PP:00:NN:NN:NN:NN`, lower case (the server upper-cases it).
-pub fn address(prefix: u8, n: u32) -> String {
-    let b = n.to_be_bytes();
-    format!("{prefix:02x}:00:{:02x}:{:02x}:{:02x}:{:02x}", b[0], b[1], b[2], b[3])
-}
-
-/// Registers through the API as an operator and returns the new id.
-pub async fn register(app: &TestApp, kind: &str, body: Value) -> String {
-    let response = app.send_as(Role::Operator, Method::POST, &format!("/api/proxy/{kind}/"), Some(body)).await;
-    assert_eq!(response.status(), 201, "register {kind}");
-    let created: Value = response.json().await.unwrap();
-    created["_id"].as_str().unwrap().to_owned()
-}
-
-/// The `_id`s of a list response, in order.
-pub fn ids(list: &Value) -> Vec<String> {
-    list.as_array().unwrap().iter().map(|d| d["_id"].as_str().unwrap().to_owned()).collect()
-}
-
-/// Waits until `path` answers `{"count": expected}`.
-pub async fn count_becomes(app: &TestApp, path: &str, expected: i64) {
-    eventually(path, || async {
-        let count = app.json(path, 200).await["count"].as_i64().unwrap();
-        (count == expected).then_some(())
-    })
-    .await;
-}
+pub use crate::suite::{address, count_becomes, gateway_body, ids, meter_body, register};

@@ -5,7 +5,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use wm_http::auth::Role;
 
-use crate::helpers::spawn_app;
+use super::target::Target;
 
 /// Every call of the spec (§7).
 const SPEC_ROUTES: &[(&str, &str)] = &[
@@ -54,10 +54,8 @@ const SPEC_ROUTES: &[(&str, &str)] = &[
     ("delete", "/api/notifications/user"),
 ];
 
-#[tokio::test]
-async fn the_document_is_public_and_lists_every_spec_route() {
-    let app = spawn_app().await;
-    let response = app.get("/api/docs/openapi.json").await;
+pub async fn the_document_is_public_and_lists_every_spec_route(t: &Target) {
+    let response = t.get("/api/docs/openapi.json").await;
     assert_eq!(response.status(), 200, "no token needed");
     let doc: Value = response.json().await.unwrap();
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"), "{}", doc["openapi"]);
@@ -74,17 +72,15 @@ async fn the_document_is_public_and_lists_every_spec_route() {
     for schema in ["GatewayJson", "MeterJson", "ApiError", "RegisterGateway", "RegisterMeter"] {
         assert!(doc["components"]["schemas"][schema].is_object(), "{schema}");
     }
-    let ui = app.get("/api/docs/").await;
+    let ui = t.get("/api/docs/").await;
     assert_eq!(ui.status(), 200);
     assert!(ui.text().await.unwrap().contains("swagger"), "Swagger UI, served from the binary");
-    let bare = app.client.get(format!("{}/api/docs", app.url)).send().await.unwrap();
+    let bare = t.client.get(format!("{}/api/docs", t.url)).send().await.unwrap();
     assert_eq!(bare.url().path(), "/api/docs/", "redirected to the UI");
 }
 
-#[tokio::test]
-async fn every_described_route_exists() {
-    let app = spawn_app().await;
-    let doc: Value = app.get("/api/docs/openapi.json").await.json().await.unwrap();
+pub async fn every_described_route_exists(t: &Target) {
+    let doc: Value = t.get("/api/docs/openapi.json").await.json().await.unwrap();
     for (path, operations) in doc["paths"].as_object().unwrap() {
         let concrete = path
             .replace("{id}", "0123456789abcdef01234567")
@@ -93,7 +89,7 @@ async fn every_described_route_exists() {
         for method in operations.as_object().unwrap().keys() {
             let method: Method = method.to_uppercase().parse().unwrap();
             let body = [Method::POST, Method::PATCH].contains(&method).then(|| json!({}));
-            let response = app.send_as(Role::Operator, method.clone(), &concrete, body).await;
+            let response = t.send_as(Role::Operator, method.clone(), &concrete, body).await;
             let status = response.status().as_u16();
             if response.headers().get("content-type").is_some_and(|t| t == "text/event-stream") {
                 continue; // a stream never ends: its status says it is routed

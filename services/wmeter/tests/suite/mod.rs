@@ -1,0 +1,69 @@
+//! The HTTP API suite: every test here reaches the application only through
+//! its HTTP API, so the same tests run against the embedded application
+//! (`tests/api`, one fresh app per test and database backend) and against
+//! the distributed gateway (`tests/topology`, one deployment shared by all
+//! of them, each test in its own block of device identifiers).
+//!
+//! Tests that arrange state through the database, the clock or the event
+//! log, or that read the log back, stay in `tests/api`.
+
+#![allow(dead_code)] // each test binary uses its own part of the helpers
+
+pub mod bad_input;
+mod devices;
+pub mod docs;
+pub mod edits;
+pub mod registration;
+pub mod routes;
+pub mod search;
+pub mod sessions;
+pub mod target;
+pub mod tokens;
+
+use std::time::Duration;
+
+pub use devices::*;
+
+/// Calls `$callback!` with every suite test, as `module::test`.
+macro_rules! suite_tests {
+    ($callback:ident) => {
+        $callback! {
+            registration::a_registered_gateway_reads_back_in_the_spec_shape,
+            registration::a_registered_meter_reads_back_in_the_spec_shape,
+            registration::every_gateway_field_gets_the_spec_message,
+            registration::every_meter_field_gets_the_spec_message,
+            registration::uniqueness_is_checked_on_blur_and_again_on_submit,
+            registration::two_concurrent_registrations_of_one_serial_give_one_201_and_one_409,
+            registration::a_viewer_may_read_but_not_register,
+            edits::a_gateway_s_phone_and_position_change,
+            edits::a_meter_moves,
+            bad_input::bad_paths_and_queries_get_400,
+            bad_input::bad_bodies_get_400_and_huge_ones_413,
+            search::text_search_finds_names_and_identifiers,
+            search::radius_adds_the_devices_around_each_match,
+            sessions::login_refresh_logout_then_the_session_is_dead,
+            sessions::replaying_a_rotated_refresh_token_kills_the_family,
+            sessions::refresh_needs_the_custom_header_and_a_cookie,
+            sessions::failures_look_alike_whoever_the_user_is,
+            tokens::every_bad_access_token_gets_a_json_401,
+            routes::api_routes_need_an_access_token,
+            routes::unknown_api_route_is_a_json_404,
+            docs::the_document_is_public_and_lists_every_spec_route,
+            docs::every_described_route_exists,
+        }
+    };
+}
+pub(crate) use suite_tests;
+
+/// Retries `check` until it returns `Some`, failing after 30 s: for what
+/// the application does in the background (projections, the relay).
+pub async fn eventually<T, F: Future<Output = Option<T>>>(what: &str, mut check: impl FnMut() -> F) -> T {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{what}: not within 30 s");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
