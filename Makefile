@@ -9,11 +9,12 @@ PROFILE ?= dev
 TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
 WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test deps build web test-rust test-web test-e2e lint validate-deploy fmt clean
+.PHONY: help run test deps build web test-rust test-web test-e2e bench bench-smoke lint validate-deploy fmt clean
 
 help:
 	@echo "make run    build everything and start w-meter (embedded mode, demo network) on http://127.0.0.1:8080"
 	@echo "make test   install what the tests need, then run every test against real servers"
+	@echo "make bench  measure every benchmark figure against its raw reference; appends to bench/RESULTS.md"
 
 ## run: build the dashboard and the binary, then start the embedded mode with the demo network.
 run: web build
@@ -44,6 +45,14 @@ test-e2e: web/dist/index.html
 	deploy/dev/chromium.sh install
 	deploy/dev/mosquitto.sh install
 	deploy/dev/test.sh e2e
+
+## bench: every figure of bench/README.md against its raw reference (release build, up to 30 min); appends to bench/RESULTS.md.
+bench: web/dist/index.html
+	bench/run.sh full
+
+## bench-smoke: the same harness, tiny and on the debug build; part of make test.
+bench-smoke: web/dist/index.html
+	deploy/dev/test.sh bench-smoke
 
 lint:
 	deploy/dev/test.sh lint

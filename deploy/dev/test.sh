@@ -83,6 +83,11 @@ e2e_tests() {
   (cd web && npm run --silent e2e)
 }
 
+bench_smoke() {
+  step "benchmark smoke run: every figure of make bench, tiny, so the harness never rots"
+  bench/run.sh smoke
+}
+
 case "$what" in
   all)
     validate_deploy
@@ -92,11 +97,13 @@ case "$what" in
     start_servers
     rust_tests
     e2e_tests
+    bench_smoke
     ;;
   rust) start_servers; rust_tests ;;
   web) web_tests ;;
   e2e) e2e_tests ;;
+  bench-smoke) bench_smoke ;;
   lint) lint ;;
-  *) echo "usage: $0 all|rust|web|e2e|lint" >&2; exit 2 ;;
+  *) echo "usage: $0 all|rust|web|e2e|bench-smoke|lint" >&2; exit 2 ;;
 esac
 step "all green ($what)"

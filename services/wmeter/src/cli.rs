@@ -41,6 +41,10 @@ pub enum Command {
     /// Simulate a fleet of gateways over MQTT: readings, BLE signal,
     /// discoveries, alerts, shutdown requests, silences, valve-command acks.
     Simulate(SimulateArgs),
+    /// Load a synthetic network into an empty embedded database, quickly,
+    /// for benchmarks: devices and readings straight into every service's
+    /// tables, in bulk transactions.
+    Seed(SeedArgs),
     /// Manage the users who may sign in.
     User {
         #[command(subcommand)]
@@ -51,6 +55,22 @@ pub enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SeedArgs {
+    /// Gateways to register.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub gateways: u32,
+    /// Water meters to register, spread evenly over the gateways.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u32).range(0..=100_000_000))]
+    pub meters: u32,
+    /// Readings over the last 30 days, spread evenly over the meters.
+    #[arg(long, default_value_t = 50_000_000, value_parser = clap::value_parser!(u64).range(0..=10_000_000_000))]
+    pub readings: u64,
+    /// Rows written per transaction.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub batch: u32,
 }
 
 #[derive(Debug, clap::Args)]

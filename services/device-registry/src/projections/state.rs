@@ -62,7 +62,9 @@ impl Projection for StateProjection {
     }
 }
 
-async fn apply_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), StorageError> {
+/// Applies one event to the state tables (no checkpoint): the projection,
+/// and `wmeter seed`, which writes the tables without the log.
+pub async fn apply_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), StorageError> {
     let Some(payload) = &envelope.payload else { return Ok(()) };
     match payload {
         Payload::GatewayActivity(e) => state::seen(tx, &e.gateway_id, e.meter_id.as_deref(), seen_at(envelope)).await,

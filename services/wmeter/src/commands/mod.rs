@@ -4,6 +4,7 @@ mod config_print;
 mod migrate;
 mod password;
 mod replay;
+mod seed;
 mod serve;
 mod simulate;
 mod user;
@@ -22,6 +23,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Run { service } => serve::service(load(file, Mode::Distributed)?, service).await,
         Command::Migrate => migrate::run(load(file, Mode::Embedded)?).await,
         Command::Replay { service } => replay::run(load(file, Mode::Embedded)?, service).await,
+        Command::Seed(args) => seed::run(load(file, Mode::Embedded)?, args).await,
         Command::Simulate(args) => simulate::run(load(file, Mode::Embedded)?, args).await,
         Command::User { command } => user::run(load(file, Mode::Embedded)?, command).await,
         Command::Config { command: ConfigCommand::Print { mode } } => {

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# make bench (full) and make bench-smoke: every figure of bench/README.md
+# beside its raw reference, measured in this run on this machine.
+#
+#   bench/run.sh full    release build, several runs each; appends to bench/RESULTS.md
+#   bench/run.sh smoke   debug build, one tiny run each; writes a temporary file
+#                        and checks every row is there, so the harness never rots
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+case "$mode" in
+  full)
+    profile=release; runs=5; gateways=50; meters=20; messages=100000
+    seed=(--gateways 10000 --meters 1000000 --readings 5000000); clients=32; seconds=10 ;;
+  smoke)
+    profile=debug; runs=1; gateways=2; meters=2; messages=200
+    seed=(--gateways 3 --meters 30 --readings 100); clients=4; seconds=1 ;;
+  *) echo "usage: bench/run.sh full|smoke" >&2; exit 2 ;;
+esac
+
+if [[ $profile == release ]]; then
+  cargo build --release --bin wmeter --bin wm-bench
+else
+  cargo build --bin wmeter --bin wm-bench
+fi
+bin=target/$profile
+[[ -f web/dist/index.html ]] || make web
+
+# The gzip size, in KiB, of the files named (relative to web/dist).
+gzip_kib() {
+  local total=0 file
+  for file in "$@"; do
+    total=$((total + $(gzip -c "web/dist/$file" | wc -c)))
+  done
+  awk -v b="$total" 'BEGIN { printf "%.1f", b / 1024 }'
+}
+
+web_rows() {
+  local initial whole
+  # The initial route: index.html and every asset it loads before any lazy chunk.
+  mapfile -t initial < <(grep -o '\(src\|href\)="/assets/[^"]*"' web/dist/index.html | sed 's/.*="\/\(.*\)"/\1/')
+  mapfile -t whole < <(cd web/dist && find assets -type f \( -name '*.js' -o -name '*.css' \) | sort)
+  echo "| web: initial route (index.html and what it loads), gzip | $(gzip_kib index.html "${initial[@]}") KiB | — | — | — | — | ≤ 180 KiB |"
+  echo "| web: the whole app (every JS and CSS asset), gzip | $(gzip_kib index.html "${whole[@]}") KiB | — | — | — | — | — |"
+}
+
+report() {
+  echo
+  echo "## $(date -u +%Y-%m-%dT%H:%MZ) · $mode · commit $(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes')"
+  echo
+  echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo). Build: $profile. Runs per figure: $runs."
+  echo
+  echo "| figure | median | p99 | raw median | raw p99 | ratio | goal |"
+  echo "|---|---|---|---|---|---|---|"
+  "$bin/wm-bench" ingest --wmeter "$bin/wmeter" --runs "$runs" \
+    --gateways "$gateways" --meters-per-gateway "$meters" --messages "$messages"
+  "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds"
+  web_rows
+}
+
+if [[ $mode == full ]]; then
+  report | tee -a bench/RESULTS.md
+else
+  out=$(mktemp)
+  trap 'rm -f "$out"' EXIT
+  report | tee "$out"
+  for figure in "MQTT → committed projection, embedded" "peak RSS" "API list" "API detail" "API count" \
+    "API search" "API activity" "API mixed reads" "web: initial route" "web: the whole app"; do
+    grep -q "^| $figure.* | [0-9.]\+ [^|]* |" "$out" || { echo "bench-smoke: no figure for '$figure'" >&2; exit 1; }
+  done
+  echo "bench-smoke: every figure measured"
+fi

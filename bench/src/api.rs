@@ -1,0 +1,199 @@
+//! The API at the seeded scale: latency of list, detail, count, search and
+//! activity under concurrent clients, against the storage call each
+//! endpoint makes, timed directly under the same load; and mixed-read
+//! throughput against a minimal actix handler.
+
+use std::{sync::Arc, time::Duration};
+
+use anyhow::{Context, ensure};
+use wm_device_registry::storage::{
+    lists::{self, Filter, Page},
+    rows::MeterRow,
+};
+use wm_storage::{DatabaseSettings, Db};
+use wm_telemetry_ingest::storage::reads::{self, Slice};
+
+use crate::{
+    Common,
+    load::{self, Sample, scatter},
+    report,
+    server::{Seed, Server},
+};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    common: Common,
+    #[arg(long, default_value_t = 10_000)]
+    gateways: u32,
+    #[arg(long, default_value_t = 1_000_000)]
+    meters: u32,
+    #[arg(long, default_value_t = 5_000_000)]
+    readings: u64,
+    /// Concurrent clients.
+    #[arg(long, default_value_t = 32)]
+    clients: usize,
+    /// Seconds of load per figure.
+    #[arg(long, default_value_t = 10)]
+    seconds: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Endpoint {
+    List,
+    Detail,
+    Count,
+    Search,
+    Activity,
+}
+
+const ENDPOINTS: [Endpoint; 5] =
+    [Endpoint::List, Endpoint::Detail, Endpoint::Count, Endpoint::Search, Endpoint::Activity];
+
+// The identifiers `wmeter seed` gives device number n.
+fn gateway_id(g: u64) -> String {
+    format!("5eed0000{g:016x}")
+}
+
+fn meter_id(m: u64) -> String {
+    format!("5eed0001{m:016x}")
+}
+
+impl Endpoint {
+    fn name(self) -> &'static str {
+        match self {
+            Endpoint::List => "list (a page of 20 meters)",
+            Endpoint::Detail => "detail (a meter by id)",
+            Endpoint::Count => "count (meters)",
+            Endpoint::Search => "search (a serial substring)",
+            Endpoint::Activity => "activity (a gateway's newest 20)",
+        }
+    }
+
+    /// The request for operation `i`, spread over the seeded devices.
+    fn path(self, seed: Seed, i: u64) -> String {
+        let x = scatter(i);
+        match self {
+            Endpoint::List => "/api/proxy/wmeters?max=20".to_owned(),
+            Endpoint::Detail => format!("/api/proxy/wmeters/{}", meter_id(x % u64::from(seed.meters))),
+            Endpoint::Count => "/api/proxy/wmeters/count".to_owned(),
+            Endpoint::Search => format!("/api/proxy/search?q={}&radius=0", search_term(seed, x)),
+            Endpoint::Activity => {
+                format!("/api/proxy/gateways/gateway-activity/{}?max=20", gateway_id(x % u64::from(seed.gateways)))
+            }
+        }
+    }
+
+    /// The storage call the endpoint makes for operation `i`, without HTTP.
+    async fn bare(self, db: &Db, seed: Seed, i: u64) -> anyhow::Result<()> {
+        let x = scatter(i);
+        match self {
+            Endpoint::List => {
+                let page = Page { max: 20, start: None, reverse: false };
+                lists::list::<MeterRow>(db, Filter::All, page).await?;
+            }
+            Endpoint::Detail => {
+                lists::by_id::<MeterRow>(db, &meter_id(x % u64::from(seed.meters))).await?.context("a meter")?;
+            }
+            Endpoint::Count => {
+                lists::count::<MeterRow>(db, Filter::All).await?;
+            }
+            Endpoint::Search => {
+                wm_device_registry::search::search(db, &search_term(seed, x), 0.0).await?;
+            }
+            Endpoint::Activity => {
+                let gateway = gateway_id(x % u64::from(seed.gateways));
+                reads::gateway_activity(db, &Slice { equal: vec![("gateway_id", gateway)], before: None, max: 20 })
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A meter serial without its last digit: up to ten meters match.
+fn search_term(seed: Seed, x: u64) -> String {
+    format!("SM{:07}", x % u64::from(seed.meters.div_ceil(10)))
+}
+
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    ensure!(args.gateways > 0 && args.meters > 0 && args.clients > 0, "every count must be positive");
+    let seed = Seed { gateways: args.gateways, meters: args.meters, readings: args.readings };
+    let duration = Duration::from_secs(args.seconds);
+    let mut server = Server::start(&args.common.wmeter, Some(seed)).await?;
+    let client = reqwest::Client::builder().pool_max_idle_per_host(args.clients).build()?;
+    let token = Arc::new(server.sign_in(&client).await?);
+    let base = Arc::new(server.url.clone());
+
+    let http = |endpoints: Arc<[Endpoint]>| {
+        let (client, token, base) = (client.clone(), token.clone(), base.clone());
+        move |i: u64| {
+            let endpoint = endpoints[(i as usize) % endpoints.len()];
+            let request = client.get(format!("{base}{}", endpoint.path(seed, i))).bearer_auth(token.as_str());
+            async move {
+                let response = request.send().await?;
+                ensure!(response.status().is_success(), "{}: {}", endpoint.name(), response.status());
+                response.bytes().await?;
+                Ok(())
+            }
+        }
+    };
+    let mut ours = Vec::new();
+    for endpoint in ENDPOINTS {
+        let one: Arc<[Endpoint]> = Arc::new([endpoint]);
+        load::closed_loop(args.clients, Duration::from_secs(1), http(one.clone())).await?; // warm-up
+        ours.push(load::closed_loop(args.clients, duration, http(one)).await?);
+    }
+    let mixed = load::closed_loop(args.clients, duration, http(Arc::new(ENDPOINTS))).await?;
+    server.stop();
+
+    let settings = DatabaseSettings { url: server.database_url(), ..DatabaseSettings::default() };
+    let db = Arc::new(Db::connect(&settings).await?);
+    let mut bare = Vec::new();
+    for endpoint in ENDPOINTS {
+        let db = db.clone();
+        let op = move |i: u64| {
+            let db = db.clone();
+            async move { endpoint.bare(&db, seed, i).await }
+        };
+        bare.push(load::closed_loop(args.clients, duration, op).await?);
+    }
+    db.close().await;
+    let minimal = minimal_handler(&client, args.clients, duration).await?;
+
+    let scale = format!("{} gateways, {} meters, {} readings", args.gateways, args.meters, args.readings);
+    for ((endpoint, ours), bare) in ENDPOINTS.iter().zip(&ours).zip(&bare) {
+        let what = format!("API {}, {} clients, {scale}", endpoint.name(), args.clients);
+        report::row(&what, "ms", &ours.latencies_ms, Some(&bare.latencies_ms), false, "p99 ≤ 10 ms and ≤ 3×");
+    }
+    let rate = |s: &Sample| vec![s.per_second()];
+    let what = format!("API mixed reads (the five above in turn), {} clients", args.clients);
+    report::row(&what, "req/s", &rate(&mixed), Some(&rate(&minimal)), true, "—");
+    Ok(())
+}
+
+/// Requests a second to an actix handler that answers a constant, with the
+/// same client and load: what HTTP alone costs on this machine.
+async fn minimal_handler(client: &reqwest::Client, clients: usize, duration: Duration) -> anyhow::Result<Sample> {
+    use actix_web::{App, HttpResponse, HttpServer, web};
+    let server = HttpServer::new(|| {
+        App::new().route("/count", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"count": 1})) }))
+    })
+    .disable_signals()
+    .bind(("127.0.0.1", 0))?;
+    let url = format!("http://{}/count", server.addrs()[0]);
+    let running = server.run();
+    let handle = running.handle();
+    tokio::spawn(running);
+    let client = client.clone();
+    let sample = load::closed_loop(clients, duration, move |_| {
+        let request = client.get(&url);
+        async move {
+            request.send().await?.error_for_status()?.bytes().await?;
+            Ok(())
+        }
+    })
+    .await;
+    handle.stop(true).await;
+    sample
+}

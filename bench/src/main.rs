@@ -1,0 +1,53 @@
+//! `wm-bench`: the harness behind `make bench` and `make bench-smoke`.
+//!
+//! Each figure is measured beside its raw reference, on the same machine
+//! in the same run, and printed as Markdown table rows for
+//! `bench/RESULTS.md` (DESIGN §10): median and p99 over the runs, and the
+//! ratio of the medians.
+
+mod api;
+mod ingest;
+mod load;
+mod publisher;
+mod report;
+mod server;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "wm-bench", about = "w-meter's benchmark harness")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// MQTT → committed projection in the embedded mode, against the raw
+    /// publish → subscribe rate of the same broker with the same client;
+    /// and the peak RSS of `wmeter serve` under that load.
+    Ingest(ingest::Args),
+    /// API latency at a seeded scale against the bare storage calls, and
+    /// mixed-read throughput against a minimal actix handler.
+    Api(api::Args),
+}
+
+#[derive(Debug, clap::Args)]
+struct Common {
+    /// The `wmeter` binary to measure (a release build for real figures).
+    #[arg(long, default_value = "target/release/wmeter")]
+    wmeter: PathBuf,
+    /// How many times each figure is measured.
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Ingest(args) => ingest::run(args).await,
+        Command::Api(args) => api::run(args).await,
+    }
+}

@@ -1,0 +1,151 @@
+//! A `wmeter serve` of its own for each run: embedded mode, a fresh SQLite
+//! database in a temporary folder, free ports on 127.0.0.1.
+
+use std::{
+    io::Write,
+    net::TcpListener,
+    path::Path,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+
+/// The gateways' login on the embedded broker.
+pub const GATEWAY_USER: &str = "gateway";
+const GATEWAY_PASSWORD: &str = "bench-gateway-password";
+const ADMIN: (&str, &str) = ("bench", "a-long-bench-password");
+
+#[derive(Debug)]
+pub struct Server {
+    pub url: String,
+    pub mqtt_port: u16,
+    child: Child,
+    dir: tempfile::TempDir,
+}
+
+/// The network `wmeter seed` loads before the server starts.
+#[derive(Clone, Copy, Debug)]
+pub struct Seed {
+    pub gateways: u32,
+    pub meters: u32,
+    pub readings: u64,
+}
+
+fn free_port() -> anyhow::Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+impl Server {
+    pub fn gateway_password(&self) -> &'static str {
+        GATEWAY_PASSWORD
+    }
+
+    /// Starts `wmeter serve`, on a database seeded with `seed` first, and
+    /// waits until it is ready.
+    pub async fn start(wmeter: &Path, seed: Option<Seed>) -> anyhow::Result<Server> {
+        let dir = tempfile::tempdir()?;
+        let (http_port, mqtt_port) = (free_port()?, free_port()?);
+        let env = [
+            ("WMETER_HTTP__HOST", "127.0.0.1".to_owned()),
+            ("WMETER_HTTP__PORT", http_port.to_string()),
+            ("WMETER_DATABASE__URL", format!("sqlite://{}/wmeter.db", dir.path().display())),
+            ("WMETER_AUTH__KEY_FILE", format!("{}/jwt.key", dir.path().display())),
+            ("WMETER_WEB__STATIC_DIR", dir.path().display().to_string()),
+            ("WMETER_MQTT__LISTEN", format!("127.0.0.1:{mqtt_port}")),
+            ("WMETER_MQTT__GATEWAY_USERNAME", GATEWAY_USER.to_owned()),
+            ("WMETER_MQTT__GATEWAY_PASSWORD", GATEWAY_PASSWORD.to_owned()),
+            ("WMETER_LOG__LEVEL", "warn".to_owned()),
+        ];
+        let mut add = Command::new(wmeter)
+            .args(["user", "add", "--username", ADMIN.0, "--role", "admin"])
+            .envs(env.iter().cloned())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("cannot run {}", wmeter.display()))?;
+        writeln!(add.stdin.take().context("stdin")?, "{}", ADMIN.1)?;
+        let added = add.wait_with_output()?;
+        if !added.status.success() {
+            bail!("wmeter user add: {}", String::from_utf8_lossy(&added.stderr));
+        }
+        if let Some(Seed { gateways, meters, readings }) = seed {
+            let seeded = Command::new(wmeter)
+                .args(["seed", "--gateways", &gateways.to_string(), "--meters", &meters.to_string()])
+                .args(["--readings", &readings.to_string()])
+                .envs(env.iter().cloned())
+                .stderr(Stdio::inherit())
+                .output()?;
+            if !seeded.status.success() {
+                bail!("wmeter seed failed");
+            }
+            eprint!("{}", String::from_utf8_lossy(&seeded.stdout));
+        }
+        let log = std::fs::File::create(dir.path().join("serve.log"))?;
+        let child =
+            Command::new(wmeter).arg("serve").envs(env.iter().cloned()).stdout(log.try_clone()?).stderr(log).spawn()?;
+        let server = Server { url: format!("http://127.0.0.1:{http_port}"), mqtt_port, child, dir };
+        server.wait_ready().await?;
+        Ok(server)
+    }
+
+    async fn wait_ready(&self) -> anyhow::Result<()> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let client = reqwest::Client::new();
+        while Instant::now() < deadline {
+            if let Ok(response) = client.get(format!("{}/readyz", self.url)).send().await
+                && response.status().is_success()
+            {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        bail!("wmeter serve was not ready within 60 s")
+    }
+
+    /// An admin's access token.
+    pub async fn sign_in(&self, client: &reqwest::Client) -> anyhow::Result<String> {
+        let response: Value = client
+            .post(format!("{}/api/auth/login", self.url))
+            .json(&json!({"username": ADMIN.0, "password": ADMIN.1}))
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?;
+        response["accessToken"].as_str().map(str::to_owned).context("no accessToken")
+    }
+
+    /// The process's peak resident set size so far, in MiB (`VmHWM`).
+    pub fn peak_rss_mib(&self) -> anyhow::Result<f64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
+        let kib: f64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .context("no VmHWM in /proc/<pid>/status")?;
+        Ok(kib / 1024.0)
+    }
+}
+
+impl Server {
+    /// The server's SQLite database, for the raw queries.
+    pub fn database_url(&self) -> String {
+        format!("sqlite://{}/wmeter.db", self.dir.path().display())
+    }
+
+    /// Stops the process; its database stays until the server is dropped.
+    pub fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
