@@ -12,10 +12,12 @@ mode=${1:-}
 case "$mode" in
   full)
     profile=release; runs=5; gateways=50; meters=20; messages=100000
-    seed=(--gateways 10000 --meters 1000000 --readings 5000000); clients=32; seconds=10 ;;
+    seed=(--gateways 10000 --meters 1000000 --readings 5000000); clients=32; seconds=10
+    streams=10000; events=10; uplinks=100000 ;;
   smoke)
     profile=debug; runs=1; gateways=2; meters=2; messages=200
-    seed=(--gateways 3 --meters 30 --readings 100); clients=4; seconds=1 ;;
+    seed=(--gateways 3 --meters 30 --readings 100); clients=4; seconds=1
+    streams=20; events=2; uplinks=200 ;;
   *) echo "usage: bench/run.sh full|smoke" >&2; exit 2 ;;
 esac
 
@@ -26,6 +28,9 @@ else
 fi
 bin=target/$profile
 [[ -f web/dist/index.html ]] || make web
+deploy/dev/chromium.sh install
+export WM_E2E_CHROMIUM
+WM_E2E_CHROMIUM=$(deploy/dev/chromium.sh path)
 
 # The gzip size, in KiB, of the files named (relative to web/dist).
 gzip_kib() {
@@ -56,7 +61,10 @@ report() {
   "$bin/wm-bench" ingest --wmeter "$bin/wmeter" --runs "$runs" \
     --gateways "$gateways" --meters-per-gateway "$meters" --messages "$messages"
   "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds"
+  "$bin/wm-bench" projection --uplinks "$uplinks" --runs "$runs"
+  "$bin/wm-bench" sse --wmeter "$bin/wmeter" --streams "$streams" --events "$events"
   web_rows
+  "$bin/wm-bench" lcp --wmeter "$bin/wmeter" --runs "$runs"
 }
 
 if [[ $mode == full ]]; then
@@ -66,7 +74,8 @@ else
   trap 'rm -f "$out"' EXIT
   report | tee "$out"
   for figure in "MQTT → committed projection, embedded" "peak RSS" "API list" "API detail" "API count" \
-    "API search" "API activity" "API mixed reads" "web: initial route" "web: the whole app"; do
+    "API search" "API activity" "API mixed reads" "projection writes" "SSE: alert" "SSE: memory" \
+    "web: initial route" "web: the whole app" "web: LCP"; do
     grep -q "^| $figure.* | [0-9.]\+ [^|]* |" "$out" || { echo "bench-smoke: no figure for '$figure'" >&2; exit 1; }
   done
   echo "bench-smoke: every figure measured"

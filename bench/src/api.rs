@@ -120,7 +120,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     ensure!(args.gateways > 0 && args.meters > 0 && args.clients > 0, "every count must be positive");
     let seed = Seed { gateways: args.gateways, meters: args.meters, readings: args.readings };
     let duration = Duration::from_secs(args.seconds);
-    let mut server = Server::start(&args.common.wmeter, Some(seed)).await?;
+    let mut server = Server::start(&args.common.wmeter, Some(seed), None).await?;
     let client = reqwest::Client::builder().pool_max_idle_per_host(args.clients).build()?;
     let token = Arc::new(server.sign_in(&client).await?);
     let base = Arc::new(server.url.clone());

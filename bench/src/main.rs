@@ -6,11 +6,15 @@
 //! ratio of the medians.
 
 mod api;
+mod fleet;
 mod ingest;
+mod lcp;
 mod load;
+mod projection;
 mod publisher;
 mod report;
 mod server;
+mod sse;
 
 use std::path::PathBuf;
 
@@ -32,6 +36,18 @@ enum Command {
     /// API latency at a seeded scale against the bare storage calls, and
     /// mixed-read throughput against a minimal actix handler.
     Api(api::Args),
+    /// LCP of the overview in headless Chromium.
+    Lcp(lcp::Args),
+    /// Projection writes against batched inserts of the same rows.
+    Projection(projection::Args),
+    /// SSE fan-out to many open streams, against a bare actix SSE handler.
+    Sse(sse::Args),
+    /// The bare SSE handler `sse` measures against (started by `sse`).
+    #[command(hide = true)]
+    SseReference {
+        #[arg(long)]
+        port: u16,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -49,5 +65,9 @@ async fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Ingest(args) => ingest::run(args).await,
         Command::Api(args) => api::run(args).await,
+        Command::Lcp(args) => lcp::run(args).await,
+        Command::Projection(args) => projection::run(args).await,
+        Command::Sse(args) => sse::run(args).await,
+        Command::SseReference { port } => sse::reference_server(port).await,
     }
 }

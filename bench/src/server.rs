@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 /// The gateways' login on the embedded broker.
 pub const GATEWAY_USER: &str = "gateway";
 const GATEWAY_PASSWORD: &str = "bench-gateway-password";
-const ADMIN: (&str, &str) = ("bench", "a-long-bench-password");
+pub const ADMIN: (&str, &str) = ("bench", "a-long-bench-password");
 
 #[derive(Debug)]
 pub struct Server {
@@ -42,9 +42,10 @@ impl Server {
         GATEWAY_PASSWORD
     }
 
-    /// Starts `wmeter serve`, on a database seeded with `seed` first, and
-    /// waits until it is ready.
-    pub async fn start(wmeter: &Path, seed: Option<Seed>) -> anyhow::Result<Server> {
+    /// Starts `wmeter serve`, on a database seeded with `seed` first,
+    /// serving the dashboard in `dashboard` (a built `web/dist`) if given,
+    /// and waits until it is ready.
+    pub async fn start(wmeter: &Path, seed: Option<Seed>, dashboard: Option<&Path>) -> anyhow::Result<Server> {
         let dir = tempfile::tempdir()?;
         let (http_port, mqtt_port) = (free_port()?, free_port()?);
         let env = [
@@ -52,7 +53,9 @@ impl Server {
             ("WMETER_HTTP__PORT", http_port.to_string()),
             ("WMETER_DATABASE__URL", format!("sqlite://{}/wmeter.db", dir.path().display())),
             ("WMETER_AUTH__KEY_FILE", format!("{}/jwt.key", dir.path().display())),
-            ("WMETER_WEB__STATIC_DIR", dir.path().display().to_string()),
+            ("WMETER_WEB__STATIC_DIR", dashboard.unwrap_or(dir.path()).display().to_string()),
+            // Plain HTTP on loopback: a browser keeps only a cookie without `Secure`.
+            ("WMETER_AUTH__SESSIONS__SECURE_COOKIE", "false".to_owned()),
             ("WMETER_MQTT__LISTEN", format!("127.0.0.1:{mqtt_port}")),
             ("WMETER_MQTT__GATEWAY_USERNAME", GATEWAY_USER.to_owned()),
             ("WMETER_MQTT__GATEWAY_PASSWORD", GATEWAY_PASSWORD.to_owned()),
@@ -118,15 +121,14 @@ impl Server {
         response["accessToken"].as_str().map(str::to_owned).context("no accessToken")
     }
 
-    /// The process's peak resident set size so far, in MiB (`VmHWM`).
+    /// The process's peak resident set size so far, in MiB.
     pub fn peak_rss_mib(&self) -> anyhow::Result<f64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
-        let kib: f64 = status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .context("no VmHWM in /proc/<pid>/status")?;
-        Ok(kib / 1024.0)
+        rss_mib(self.child.id(), "VmHWM")
+    }
+
+    /// The process's resident set size now, in MiB.
+    pub fn rss_mib(&self) -> anyhow::Result<f64> {
+        rss_mib(self.child.id(), "VmRSS")
     }
 }
 
@@ -141,6 +143,17 @@ impl Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `field` (`VmRSS`, `VmHWM`) of process `pid`, in MiB.
+pub fn rss_mib(pid: u32, field: &str) -> anyhow::Result<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    let kib: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .with_context(|| format!("no {field} in /proc/{pid}/status"))?;
+    Ok(kib / 1024.0)
 }
 
 impl Drop for Server {

@@ -1,0 +1,142 @@
+//! A small registered network on a benchmark's server: gateways that
+//! publish as real ones do, and the meters each one hears.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, ensure};
+use chrono::{SecondsFormat, Utc};
+use serde_json::{Value, json};
+
+use crate::{
+    publisher::{self, Broker},
+    server::{GATEWAY_USER, Server},
+};
+
+/// The longest page of the gateway list.
+pub const MAX_GATEWAYS: u32 = 500;
+
+/// The registered gateways, and the BLE addresses of each one's meters.
+pub struct Fleet {
+    pub gateways: Vec<(String, Vec<String>)>,
+    pub broker: Broker,
+    pub api: Api,
+}
+
+pub struct Api {
+    pub url: String,
+    pub token: String,
+    pub client: reqwest::Client,
+}
+
+impl Api {
+    pub async fn post(&self, path: &str, body: Value) -> anyhow::Result<()> {
+        let response =
+            self.client.post(format!("{}{path}", self.url)).bearer_auth(&self.token).json(&body).send().await?;
+        ensure!(response.status().is_success(), "POST {path}: {}", response.text().await?);
+        Ok(())
+    }
+
+    pub async fn get(&self, path: &str) -> anyhow::Result<Value> {
+        let response = self.client.get(format!("{}{path}", self.url)).bearer_auth(&self.token).send().await?;
+        Ok(response.error_for_status()?.json().await?)
+    }
+}
+
+pub fn address(prefix: u8, n: u32) -> String {
+    let b = n.to_be_bytes();
+    format!("{prefix:02X}:{:02X}:{:02X}:{:02X}:{:02X}:01", b[0], b[1], b[2], b[3])
+}
+
+impl Fleet {
+    pub async fn register(server: &Server, gateways: u32, meters_per_gateway: u32) -> anyhow::Result<Fleet> {
+        let client = reqwest::Client::new();
+        let api = Api { url: server.url.clone(), token: server.sign_in(&client).await?, client };
+        let mut fleet = Vec::new();
+        for g in 0..gateways {
+            let serial = format!("BG{g:08}");
+            let body = json!({"serialNumber": serial, "imei": format!("35{g:013}"), "phoneNumber": format!("07{g:08}"),
+                              "bleAddress": address(0xA0, g), "macAddress": address(0xB0, g)});
+            api.post("/api/proxy/gateways/", body).await?;
+            let mut meters = Vec::new();
+            for m in 0..meters_per_gateway {
+                let n = g * meters_per_gateway + m;
+                let ble = address(0xC0, n);
+                api.post("/api/proxy/wmeters/", json!({"serialNumber": format!("BM{n:08}"), "bleAddress": ble}))
+                    .await?;
+                meters.push(ble);
+            }
+            fleet.push((serial, meters));
+        }
+        let broker = Broker {
+            port: server.mqtt_port,
+            username: GATEWAY_USER.to_owned(),
+            password: server.gateway_password().to_owned(),
+        };
+        let fleet = Fleet { gateways: fleet, broker, api };
+        fleet.warm_up().await?;
+        Ok(fleet)
+    }
+
+    /// One reading per gateway, until each is counted: ingest has learnt
+    /// the fleet from the registry's events, and every stage is warm.
+    pub async fn warm_up(&self) -> anyhow::Result<()> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut id = 1_000_000_000;
+        while self.records().await? < self.gateways.len() as u64 {
+            ensure!(Instant::now() < deadline, "ingest did not learn the fleet within 60 s");
+            id += 1;
+            let warm = self.gateways.iter().map(|(serial, meters)| (serial.clone(), vec![reading(id, &meters[0])]));
+            publisher::publish_all(&self.broker, self.connections(warm.collect())).await?;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        // Until the count stands still: no warm-up reading is still on its way.
+        let mut last = self.records().await?;
+        loop {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let now = self.records().await?;
+            if now == last {
+                return Ok(());
+            }
+            last = now;
+        }
+    }
+
+    /// `(client id, topic, payloads)` of each gateway's readings.
+    pub fn connections(&self, per_gateway: Vec<(String, Vec<Vec<u8>>)>) -> Vec<(String, String, Vec<Vec<u8>>)> {
+        per_gateway
+            .into_iter()
+            .map(|(serial, payloads)| (format!("bench-{serial}"), format!("wmeter/v1/gw/{serial}/reading"), payloads))
+            .collect()
+    }
+
+    /// `messages` readings spread over the gateways, with fresh message ids.
+    pub fn readings(&self, messages: u32) -> Vec<(String, Vec<Vec<u8>>)> {
+        let per = messages.div_ceil(self.gateways.len() as u32);
+        let mut left = messages;
+        self.gateways
+            .iter()
+            .map(|(serial, meters)| {
+                let count = per.min(left);
+                left -= count;
+                let payloads =
+                    (0..count).map(|i| reading(u64::from(i) + 1, &meters[i as usize % meters.len()])).collect();
+                (serial.clone(), payloads)
+            })
+            .collect()
+    }
+
+    /// The readings every gateway has pushed, as the API shows them.
+    pub async fn records(&self) -> anyhow::Result<u64> {
+        let list = self.api.get(&format!("/api/proxy/gateways?max={MAX_GATEWAYS}")).await?;
+        let gateways = list.as_array().context("a list of gateways")?;
+        Ok(gateways.iter().filter_map(|g| g["recordsCount"].as_u64()).sum())
+    }
+}
+
+/// A reading of 1 L: the size of a real one.
+pub fn reading(message_id: u64, meter: &str) -> Vec<u8> {
+    let timestamp = Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true);
+    json!({"messageId": message_id, "timestamp": timestamp, "meter": meter, "record": 1, "unit": "L"})
+        .to_string()
+        .into_bytes()
+}
