@@ -47,11 +47,11 @@ test-e2e: web/dist/index.html
 	deploy/dev/test.sh e2e
 
 ## bench: every figure of bench/README.md against its raw reference (release build, up to 30 min); appends to bench/RESULTS.md.
-bench: web/dist/index.html
-	bench/run.sh full
+bench: deps web/dist/index.html
+	deploy/dev/test.sh bench
 
 ## bench-smoke: the same harness, tiny and on the debug build; part of make test.
-bench-smoke: web/dist/index.html
+bench-smoke: deps web/dist/index.html
 	deploy/dev/test.sh bench-smoke
 
 lint:

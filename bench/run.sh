@@ -5,17 +5,19 @@
 #   bench/run.sh full    release build, several runs each; appends to bench/RESULTS.md
 #   bench/run.sh smoke   debug build, one tiny run each; writes a temporary file
 #                        and checks every row is there, so the harness never rots
+# The distributed figure needs the servers deploy/dev/test.sh starts
+# (make bench and make bench-smoke run this script through it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case "$mode" in
   full)
-    profile=release; runs=5; gateways=50; meters=20; messages=100000
+    profile=release; runs=5; gateways=50; meters=20; messages=100000; cluster_runs=3
     seed=(--gateways 10000 --meters 1000000 --readings 5000000); clients=32; seconds=10
     streams=10000; events=10; uplinks=100000 ;;
   smoke)
-    profile=debug; runs=1; gateways=2; meters=2; messages=200
+    profile=debug; runs=1; gateways=2; meters=2; messages=200; cluster_runs=1
     seed=(--gateways 3 --meters 30 --readings 100); clients=4; seconds=1
     streams=20; events=2; uplinks=200 ;;
   *) echo "usage: bench/run.sh full|smoke" >&2; exit 2 ;;
@@ -60,6 +62,8 @@ report() {
   echo "|---|---|---|---|---|---|---|"
   "$bin/wm-bench" ingest --wmeter "$bin/wmeter" --runs "$runs" \
     --gateways "$gateways" --meters-per-gateway "$meters" --messages "$messages"
+  "$bin/wm-bench" distributed --wmeter "$bin/wmeter" --runs "$cluster_runs" \
+    --gateways "$gateways" --meters-per-gateway "$meters" --messages "$messages"
   "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds"
   "$bin/wm-bench" projection --uplinks "$uplinks" --runs "$runs"
   "$bin/wm-bench" sse --wmeter "$bin/wmeter" --streams "$streams" --events "$events"
@@ -73,7 +77,7 @@ else
   out=$(mktemp)
   trap 'rm -f "$out"' EXIT
   report | tee "$out"
-  for figure in "MQTT → committed projection, embedded" "peak RSS" "API list" "API detail" "API count" \
+  for figure in "MQTT → committed projection, embedded" "peak RSS" "MQTT → committed projection, distributed" "API list" "API detail" "API count" \
     "API search" "API activity" "API mixed reads" "projection writes" "SSE: alert" "SSE: memory" \
     "web: initial route" "web: the whole app" "web: LCP"; do
     grep -q "^| $figure.* | [0-9.]\+ [^|]* |" "$out" || { echo "bench-smoke: no figure for '$figure'" >&2; exit 1; }

@@ -7,10 +7,7 @@ use anyhow::{Context, ensure};
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 
-use crate::{
-    publisher::{self, Broker},
-    server::{GATEWAY_USER, Server},
-};
+use crate::publisher::{self, Broker};
 
 /// The longest page of the gateway list.
 pub const MAX_GATEWAYS: u32 = 500;
@@ -29,6 +26,21 @@ pub struct Api {
 }
 
 impl Api {
+    /// Signs in at `url` as `(username, password)`.
+    pub async fn sign_in(url: &str, (username, password): (&str, &str)) -> anyhow::Result<Api> {
+        let client = reqwest::Client::new();
+        let response: Value = client
+            .post(format!("{url}/api/auth/login"))
+            .json(&json!({"username": username, "password": password}))
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?;
+        let token = response["accessToken"].as_str().context("no accessToken")?.to_owned();
+        Ok(Api { url: url.to_owned(), token, client })
+    }
+
     pub async fn post(&self, path: &str, body: Value) -> anyhow::Result<()> {
         let response =
             self.client.post(format!("{}{path}", self.url)).bearer_auth(&self.token).json(&body).send().await?;
@@ -48,9 +60,9 @@ pub fn address(prefix: u8, n: u32) -> String {
 }
 
 impl Fleet {
-    pub async fn register(server: &Server, gateways: u32, meters_per_gateway: u32) -> anyhow::Result<Fleet> {
-        let client = reqwest::Client::new();
-        let api = Api { url: server.url.clone(), token: server.sign_in(&client).await?, client };
+    /// Registers `gateways` gateways with `meters_per_gateway` meters each
+    /// through `api`, and waits until ingest hears them on `broker`.
+    pub async fn register(api: Api, broker: Broker, gateways: u32, meters_per_gateway: u32) -> anyhow::Result<Fleet> {
         let mut fleet = Vec::new();
         for g in 0..gateways {
             let serial = format!("BG{g:08}");
@@ -67,11 +79,6 @@ impl Fleet {
             }
             fleet.push((serial, meters));
         }
-        let broker = Broker {
-            port: server.mqtt_port,
-            username: GATEWAY_USER.to_owned(),
-            password: server.gateway_password().to_owned(),
-        };
         let fleet = Fleet { gateways: fleet, broker, api };
         fleet.warm_up().await?;
         Ok(fleet)

@@ -40,7 +40,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let (mut raw, mut ours, mut rss) = (Vec::new(), Vec::new(), Vec::new());
     for run in 1..=args.common.runs {
         let server = Server::start(&args.common.wmeter, None, None).await?;
-        let fleet = Fleet::register(&server, args.gateways, args.meters_per_gateway).await?;
+        let fleet =
+            Fleet::register(server.sign_in().await?, server.broker(), args.gateways, args.meters_per_gateway).await?;
         raw.push(raw_rate(&fleet, args.messages).await?);
         ours.push(ingest_rate(&fleet, args.messages).await?);
         rss.push(server.peak_rss_mib()?);
@@ -58,7 +59,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Readings through the broker to one subscriber, in messages a second.
-async fn raw_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
+pub async fn raw_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
     let (client, mut eventloop) = AsyncClient::new(publisher::options(&fleet.broker, "bench-raw-subscriber"), 1000);
     client.subscribe("bench/raw/#", QoS::AtLeastOnce).await?;
     loop {
@@ -88,7 +89,7 @@ async fn raw_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
 }
 
 /// Readings from the gateways until the API counts them all, in events a second.
-async fn ingest_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
+pub async fn ingest_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
     let before = fleet.records().await?;
     let started = Instant::now();
     publisher::publish_all(&fleet.broker, fleet.connections(fleet.readings(messages))).await?;

@@ -6,6 +6,7 @@
 //! ratio of the medians.
 
 mod api;
+mod distributed;
 mod fleet;
 mod ingest;
 mod lcp;
@@ -33,6 +34,9 @@ enum Command {
     /// publish → subscribe rate of the same broker with the same client;
     /// and the peak RSS of `wmeter serve` under that load.
     Ingest(ingest::Args),
+    /// MQTT → committed projection in the distributed mode, against the raw
+    /// publish → subscribe rate through its Mosquitto.
+    Distributed(distributed::Args),
     /// API latency at a seeded scale against the bare storage calls, and
     /// mixed-read throughput against a minimal actix handler.
     Api(api::Args),
@@ -64,6 +68,7 @@ struct Common {
 async fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Ingest(args) => ingest::run(args).await,
+        Command::Distributed(args) => distributed::run(args).await,
         Command::Api(args) => api::run(args).await,
         Command::Lcp(args) => lcp::run(args).await,
         Command::Projection(args) => projection::run(args).await,

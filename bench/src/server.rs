@@ -10,10 +10,11 @@ use std::{
 };
 
 use anyhow::{Context, bail};
-use serde_json::{Value, json};
+
+use crate::{fleet::Api, publisher::Broker};
 
 /// The gateways' login on the embedded broker.
-pub const GATEWAY_USER: &str = "gateway";
+const GATEWAY_USER: &str = "gateway";
 const GATEWAY_PASSWORD: &str = "bench-gateway-password";
 pub const ADMIN: (&str, &str) = ("bench", "a-long-bench-password");
 
@@ -38,8 +39,14 @@ fn free_port() -> anyhow::Result<u16> {
 }
 
 impl Server {
-    pub fn gateway_password(&self) -> &'static str {
-        GATEWAY_PASSWORD
+    /// The embedded broker, as the gateways sign in to it.
+    pub fn broker(&self) -> Broker {
+        Broker { port: self.mqtt_port, username: GATEWAY_USER.to_owned(), password: GATEWAY_PASSWORD.to_owned() }
+    }
+
+    /// An admin signed in to the API.
+    pub async fn sign_in(&self) -> anyhow::Result<Api> {
+        Api::sign_in(&self.url, ADMIN).await
     }
 
     /// Starts `wmeter serve`, on a database seeded with `seed` first,
@@ -106,19 +113,6 @@ impl Server {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         bail!("wmeter serve was not ready within 60 s")
-    }
-
-    /// An admin's access token.
-    pub async fn sign_in(&self, client: &reqwest::Client) -> anyhow::Result<String> {
-        let response: Value = client
-            .post(format!("{}/api/auth/login", self.url))
-            .json(&json!({"username": ADMIN.0, "password": ADMIN.1}))
-            .send()
-            .await?
-            .error_for_status()?
-            .json()
-            .await?;
-        response["accessToken"].as_str().map(str::to_owned).context("no accessToken")
     }
 
     /// The process's peak resident set size so far, in MiB.

@@ -39,7 +39,7 @@ const EVENT_TIMEOUT: Duration = Duration::from_secs(120);
 pub async fn run(args: Args) -> anyhow::Result<()> {
     ensure!(args.streams > 0 && args.events > 0, "every count must be positive");
     let server = Server::start(&args.common.wmeter, None, None).await?;
-    let fleet = Fleet::register(&server, 1, args.events).await?;
+    let fleet = Fleet::register(server.sign_in().await?, server.broker(), 1, args.events).await?;
     let (serial, meters) = fleet.gateways[0].clone();
     let url = format!("{}/api/notifications", server.url);
     let before = server.rss_mib()?;

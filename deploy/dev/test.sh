@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The body of `make test`: starts the real servers on loopback, runs the
 # suites, and always stops the servers.
-#   test.sh all | rust | web | e2e | lint
+#   test.sh all | rust | web | e2e | bench-smoke | bench | lint
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -88,6 +88,11 @@ bench_smoke() {
   bench/run.sh smoke
 }
 
+bench_full() {
+  step "benchmarks: every figure against its raw reference (release build); appending to bench/RESULTS.md"
+  bench/run.sh full
+}
+
 case "$what" in
   all)
     validate_deploy
@@ -102,8 +107,9 @@ case "$what" in
   rust) start_servers; rust_tests ;;
   web) web_tests ;;
   e2e) e2e_tests ;;
-  bench-smoke) bench_smoke ;;
+  bench-smoke) start_servers; bench_smoke ;;
+  bench) start_servers; bench_full ;;
   lint) lint ;;
-  *) echo "usage: $0 all|rust|web|e2e|bench-smoke|lint" >&2; exit 2 ;;
+  *) echo "usage: $0 all|rust|web|e2e|bench-smoke|bench|lint" >&2; exit 2 ;;
 esac
 step "all green ($what)"

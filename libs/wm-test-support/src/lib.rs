@@ -6,6 +6,7 @@
 //! `WM_REQUIRE_SERVERS=1` (as `make test` and CI set it), so a missing server
 //! can never turn a red suite green.
 
+pub mod cluster;
 pub mod db;
 pub mod mqtt;
 pub mod servers;

@@ -2,14 +2,14 @@
 //! the distributed gateway: one deployment, each test in its own block of
 //! device identifiers.
 
-use crate::{cluster::Cluster, suite::suite_tests};
+use crate::{cluster, suite::suite_tests};
 
 macro_rules! through_the_gateway {
     ($($module:ident :: $test:ident),* $(,)?) => {
         #[tokio::test]
         async fn the_http_api_suite_passes_through_the_gateway() {
-            let Some(cluster) = Cluster::start().await else { return };
-            let target = cluster.target();
+            let Some(cluster) = cluster::start().await else { return };
+            let target = cluster::target(&cluster);
             let mut block = 0;
             $(
                 block += 1000;

@@ -21,7 +21,7 @@ impl Operator {
     /// then signs in through the gateway.
     pub async fn create(cluster: &Cluster, username: &str) -> Operator {
         let password = "a-long-topology-password";
-        cluster.add_user(username, password);
+        cluster.add_user(username, password, "operator");
         let client = reqwest::Client::new();
         let base = cluster.url("gateway");
         let response = client

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::{
     client::{Operator, Uplink, address, eventually, until_known},
-    cluster::Cluster,
+    cluster,
 };
 
 const READINGS: u32 = 20_000;
@@ -13,7 +13,7 @@ const METERS: u32 = 10;
 
 #[tokio::test]
 async fn a_killed_ingest_replica_loses_and_repeats_nothing() {
-    let Some(mut cluster) = Cluster::start().await else { return };
+    let Some(mut cluster) = cluster::start().await else { return };
     let operator = Operator::create(&cluster, "cid").await;
     // Meters first: registry events are totally ordered, so once ingest
     // knows the gateway it knows the meters too.

@@ -8,14 +8,14 @@ use serde_json::Value;
 
 use crate::{
     client::{Operator, Uplink, eventually, until_known},
-    cluster::Cluster,
+    cluster,
 };
 
 const DEVICES: u32 = 20;
 
 #[tokio::test]
 async fn registry_outage_gives_503_then_its_outbox_delivers_everything() {
-    let Some(mut cluster) = Cluster::start().await else { return };
+    let Some(mut cluster) = cluster::start().await else { return };
     let operator = Operator::create(&cluster, "bob").await;
     let mut ids = Vec::new();
     for n in 1..=DEVICES {

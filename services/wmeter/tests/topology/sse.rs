@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::{
     client::{Operator, Uplink, address, until_known},
-    cluster::Cluster,
+    cluster,
 };
 
 /// Reads `stream` until a chunk holds `needle`, for at most 60 s.
@@ -30,7 +30,7 @@ async fn receives(name: &str, response: reqwest::Response, needle: String) {
 
 #[tokio::test]
 async fn a_client_of_each_notification_replica_receives_a_new_alert() {
-    let Some(cluster) = Cluster::start().await else { return };
+    let Some(cluster) = cluster::start().await else { return };
     let operator = Operator::create(&cluster, "ann").await;
     let gateway_id = operator.register_gateway(1).await;
     operator.register_meter(1).await;

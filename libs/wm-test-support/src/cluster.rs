@@ -1,0 +1,227 @@
+//! One distributed deployment on 127.0.0.1, as separate `wmeter run`
+//! processes: PostgreSQL (a database per service), the Kafka-protocol
+//! broker, a Mosquitto of its own, two telemetry-ingest and two
+//! notification replicas, all behind the gateway. Used by the topology test
+//! and by `make bench`. Every process is killed when it is dropped.
+
+use std::{
+    collections::BTreeMap,
+    fs::File,
+    io::Write,
+    net::TcpListener,
+    path::{Path, PathBuf},
+    process::{Child, Command, Output, Stdio},
+    time::{Duration, Instant},
+};
+
+use crate::{TestDb, mqtt::Mosquitto, servers};
+
+pub const JWT_KEY: &str = "topology-key-topology-key-topology-key";
+const SERVICE_LOGIN: (&str, &str) = ("wmeter-svc", "wmeter-svc-password");
+pub const GATEWAY_LOGIN: (&str, &str) = ("gateway", "gateway-password");
+
+/// One process of the deployment.
+#[derive(Debug)]
+struct Process {
+    service: &'static str,
+    port: u16,
+    env: Vec<(String, String)>,
+    child: Option<Child>,
+}
+
+/// The running deployment. Every process is killed when it is dropped.
+#[derive(Debug)]
+pub struct Cluster {
+    binary: PathBuf,
+    processes: BTreeMap<&'static str, Process>,
+    logs: tempfile::TempDir,
+    pub mosquitto: Mosquitto,
+    _databases: Vec<TestDb>,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
+}
+
+fn pairs(items: &[(&str, String)]) -> Vec<(String, String)> {
+    items.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect()
+}
+
+impl Cluster {
+    /// The five services of `binary` (two ingest and two notification
+    /// replicas), or `None` when the test servers are not configured.
+    pub async fn start(binary: &Path) -> Option<Cluster> {
+        let brokers = servers::kafka_brokers()?;
+        let mosquitto = Mosquitto::start(&[SERVICE_LOGIN, GATEWAY_LOGIN])?;
+        let mut databases = Vec::new();
+        for _ in ["auth", "device-registry", "telemetry-ingest", "notification"] {
+            databases.push(TestDb::postgres().await?);
+        }
+        let namespace = format!("topo{}.", uuid::Uuid::now_v7().simple());
+        let common = pairs(&[
+            ("WMETER_HTTP__HOST", "127.0.0.1".into()),
+            ("WMETER_HTTP__TRUST_FORWARDED_FOR", "true".into()),
+            ("WMETER_EVENT_LOG__KIND", "kafka".into()),
+            ("WMETER_EVENT_LOG__BROKERS", brokers),
+            ("WMETER_EVENT_LOG__NAMESPACE", namespace),
+            ("WMETER_EVENT_LOG__REPLICATION_FACTOR", "1".into()),
+            ("WMETER_EVENT_LOG__PARTITIONS", "4".into()),
+            ("WMETER_EVENT_LOG__SESSION_TIMEOUT_MS", "6000".into()),
+            ("WMETER_AUTH__JWT_KEY", JWT_KEY.into()),
+            ("WMETER_LOG__LEVEL", "info".into()),
+        ]);
+        let db = |i: usize| ("WMETER_DATABASE__URL", databases[i].settings().url.clone());
+        let mqtt = pairs(&[
+            ("WMETER_MQTT__BROKER", mosquitto.url()),
+            ("WMETER_MQTT__USERNAME", SERVICE_LOGIN.0.into()),
+            ("WMETER_MQTT__PASSWORD", SERVICE_LOGIN.1.into()),
+            ("WMETER_MQTT__SHARED_GROUP", "wmeter-ingest".into()),
+        ]);
+        let mut processes = BTreeMap::new();
+        let process = |service: &'static str, own: Vec<(String, String)>| {
+            let env = common.iter().cloned().chain(own).collect();
+            Process { service, port: free_port(), env, child: None }
+        };
+        let mut add = |name: &'static str, service: &'static str, own: Vec<(String, String)>| {
+            processes.insert(name, process(service, own));
+        };
+        add("auth", "auth", pairs(&[db(0)]));
+        add("device-registry", "device-registry", pairs(&[db(1)]));
+        for (name, id) in [("telemetry-ingest-1", "ingest-1"), ("telemetry-ingest-2", "ingest-2")] {
+            let mut own = pairs(&[db(2), ("WMETER_MQTT__CLIENT_ID", id.into())]);
+            own.extend(mqtt.clone());
+            add(name, "telemetry-ingest", own);
+        }
+        add("notification-1", "notification", pairs(&[db(3)]));
+        add("notification-2", "notification", pairs(&[db(3)]));
+        let url = |name: &str| format!("http://127.0.0.1:{}", processes[name].port);
+        // Any replica of a service will do behind the gateway; production
+        // puts a Kubernetes Service there.
+        let upstreams = pairs(&[
+            ("WMETER_GATEWAY__UPSTREAMS__AUTH", url("auth")),
+            ("WMETER_GATEWAY__UPSTREAMS__DEVICE_REGISTRY", url("device-registry")),
+            ("WMETER_GATEWAY__UPSTREAMS__TELEMETRY_INGEST", url("telemetry-ingest-1")),
+            ("WMETER_GATEWAY__UPSTREAMS__NOTIFICATION", url("notification-1")),
+            ("WMETER_DATABASE__URL", "postgres://unused@127.0.0.1:1/unused".into()),
+        ]);
+        processes.insert("gateway", process("gateway", upstreams));
+
+        let logs = tempfile::tempdir().expect("a folder for the logs");
+        let binary = binary.to_path_buf();
+        let mut cluster = Cluster { binary, processes, logs, mosquitto, _databases: databases };
+        let names: Vec<&'static str> = cluster.processes.keys().copied().collect();
+        for name in names {
+            cluster.start_process(name);
+        }
+        for name in cluster.processes.keys().copied().collect::<Vec<_>>() {
+            cluster.wait_ready(name).await;
+        }
+        Some(cluster)
+    }
+
+    /// `http://127.0.0.1:<port>` of process `name` (e.g. `gateway`, `notification-2`).
+    pub fn url(&self, name: &str) -> String {
+        format!("http://127.0.0.1:{}", self.processes[name].port)
+    }
+
+    /// (Re)starts process `name` with its configuration.
+    pub fn start_process(&mut self, name: &'static str) {
+        let log_path: PathBuf = self.logs.path().join(format!("{name}.log"));
+        let process = self.processes.get_mut(name).expect("a process of the deployment");
+        let log = File::options().create(true).append(true).open(&log_path).expect("the process log");
+        let child = Command::new(&self.binary)
+            .args(["run", process.service])
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .envs(process.env.iter().cloned())
+            .env("WMETER_HTTP__PORT", process.port.to_string())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("run wmeter");
+        process.child = Some(child);
+    }
+
+    /// Waits until `name` answers `/readyz` with 200.
+    pub async fn wait_ready(&mut self, name: &'static str) {
+        let url = format!("{}/readyz", self.url(name));
+        let client = reqwest::Client::new();
+        let deadline = Instant::now() + Duration::from_secs(90);
+        loop {
+            let process = self.processes.get_mut(name).expect("a process of the deployment");
+            if let Some(status) = process.child.as_mut().expect("started").try_wait().expect("its status") {
+                panic!("{name} exited with {status}:\n{}", self.log(name));
+            }
+            if client.get(&url).send().await.is_ok_and(|r| r.status() == 200) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{name} is not ready after 90 s:\n{}", self.log(name));
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// SIGKILL: no chance to commit, flush or say goodbye.
+    pub fn kill(&mut self, name: &str) {
+        if let Some(mut child) = self.processes.get_mut(name).expect("a process of the deployment").child.take() {
+            child.kill().expect("SIGKILL");
+            child.wait().expect("reaped");
+        }
+    }
+
+    /// `wmeter user add` with the auth service's configuration: the user is
+    /// stored and its event published, as an operator would do it.
+    pub fn add_user(&self, username: &str, password: &str, role: &str) {
+        self.cli().run(&["user", "add", "--username", username, "--role", role], Some(password));
+    }
+
+    /// The `wmeter` CLI on the auth service's configuration.
+    pub fn cli(&self) -> Cli {
+        Cli { binary: self.binary.clone(), env: self.processes["auth"].env.clone() }
+    }
+
+    /// What process `name` has logged so far.
+    pub fn log(&self, name: &str) -> String {
+        std::fs::read_to_string(self.logs.path().join(format!("{name}.log"))).unwrap_or_default()
+    }
+}
+
+/// The `wmeter` binary with one service's configuration.
+#[derive(Clone, Debug)]
+pub struct Cli {
+    binary: PathBuf,
+    env: Vec<(String, String)>,
+}
+
+impl Cli {
+    /// Runs `wmeter args…` with `stdin` as its input; panics unless it succeeds.
+    pub fn run(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let mut child = Command::new(&self.binary)
+            .args(args)
+            .env_clear()
+            .envs(self.env.iter().cloned())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run wmeter");
+        let mut input = child.stdin.take().expect("stdin");
+        if let Some(line) = stdin {
+            writeln!(input, "{line}").expect("write stdin");
+        }
+        drop(input);
+        let output = child.wait_with_output().expect("wait for wmeter");
+        assert!(output.status.success(), "wmeter {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        output
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for process in self.processes.values_mut() {
+            if let Some(mut child) = process.child.take() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+}
