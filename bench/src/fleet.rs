@@ -12,6 +12,28 @@ use crate::publisher::{self, Broker};
 /// The longest page of the gateway list.
 pub const MAX_GATEWAYS: u32 = 500;
 
+/// The fleet and the load of an ingest figure.
+#[derive(Debug, clap::Args)]
+pub struct Load {
+    /// Gateways, one MQTT connection each.
+    #[arg(long, default_value_t = 20)]
+    pub gateways: u32,
+    /// Water meters per gateway.
+    #[arg(long, default_value_t = 10)]
+    pub meters_per_gateway: u32,
+    /// Readings published per run.
+    #[arg(long, default_value_t = 100_000)]
+    pub messages: u32,
+}
+
+impl Load {
+    pub fn validate(&self) -> anyhow::Result<()> {
+        ensure!(self.gateways > 0 && self.meters_per_gateway > 0 && self.messages > 0, "every count must be positive");
+        ensure!(self.gateways <= MAX_GATEWAYS, "at most {MAX_GATEWAYS} gateways: one page of the list counts them");
+        Ok(())
+    }
+}
+
 /// The registered gateways, and the BLE addresses of each one's meters.
 pub struct Fleet {
     pub gateways: Vec<(String, Vec<String>)>,

@@ -14,36 +14,29 @@ use rumqttc::{AsyncClient, Event, Packet, QoS};
 
 use crate::{
     Common,
-    fleet::{Fleet, MAX_GATEWAYS},
+    fleet::{Fleet, Load},
     publisher, report,
     server::Server,
 };
 
+/// The arguments of both ingest figures, embedded and distributed.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    common: Common,
-    /// Gateways, one MQTT connection each.
-    #[arg(long, default_value_t = 20)]
-    gateways: u32,
-    /// Water meters per gateway.
-    #[arg(long, default_value_t = 10)]
-    meters_per_gateway: u32,
-    /// Readings published per run.
-    #[arg(long, default_value_t = 100_000)]
-    messages: u32,
+    pub common: Common,
+    #[command(flatten)]
+    pub load: Load,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
-    ensure!(args.gateways > 0 && args.meters_per_gateway > 0 && args.messages > 0, "every count must be positive");
-    ensure!(args.gateways <= MAX_GATEWAYS, "at most {MAX_GATEWAYS} gateways: one page of the list counts them");
+    args.load.validate()?;
+    let Load { gateways, meters_per_gateway, messages } = args.load;
     let (mut raw, mut ours, mut rss) = (Vec::new(), Vec::new(), Vec::new());
     for run in 1..=args.common.runs {
         let server = Server::start(&args.common.wmeter, None, None).await?;
-        let fleet =
-            Fleet::register(server.sign_in().await?, server.broker(), args.gateways, args.meters_per_gateway).await?;
-        raw.push(raw_rate(&fleet, args.messages).await?);
-        ours.push(ingest_rate(&fleet, args.messages).await?);
+        let fleet = Fleet::register(server.sign_in().await?, server.broker(), gateways, meters_per_gateway).await?;
+        raw.push(raw_rate(&fleet, messages).await?);
+        ours.push(ingest_rate(&fleet, messages).await?);
         rss.push(server.peak_rss_mib()?);
         eprintln!(
             "run {run}: raw {:.0}/s, ingest {:.0}/s, peak RSS {:.1} MiB",
@@ -52,7 +45,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             rss[run - 1]
         );
     }
-    let what = format!("MQTT → committed projection, embedded ({} readings)", args.messages);
+    let what = format!("MQTT → committed projection, embedded ({} readings)", messages);
     report::row(&what, "events/s", &ours, Some(&raw), true, "≥ 50,000/s and ≥ 0.5×");
     report::row("peak RSS of `wmeter serve` under that load", "MiB", &rss, None, false, "≤ 200 MB");
     Ok(())

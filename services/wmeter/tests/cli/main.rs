@@ -7,6 +7,7 @@
 mod config;
 mod demo;
 mod schema;
+mod seed;
 mod serve;
 mod simulate;
 mod users;

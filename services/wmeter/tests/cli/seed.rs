@@ -1,0 +1,70 @@
+//! `wmeter seed`: a synthetic network, readable through the API as if it had
+//! been registered and had reported; only into an empty database.
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    process::{Command, Stdio},
+    time::Duration,
+};
+
+use crate::{plain_http, run, serve, wait, wmeter};
+
+#[test]
+fn a_seeded_network_reads_back_through_the_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}/wm.db", dir.path().display());
+    let seed = |args: &[&str]| {
+        let output = wmeter().arg("seed").args(args).env("WMETER_DATABASE__URL", &db).output().unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
+    };
+    let (code, out, err) = seed(&["--gateways", "3", "--meters", "30", "--readings", "90", "--batch", "7"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("seeded 3 gateways and 30 water meters in "), "{out}");
+    assert!(out.contains("\nseeded 90 readings in "), "{out}");
+
+    let (code, _, err) = seed(&["--gateways", "1", "--meters", "1", "--readings", "1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("the database already holds 3 gateways: seed an empty database"), "{err}");
+    let (code, _, err) = seed(&["--meters", "0", "--readings", "5"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--readings needs at least one meter"), "{err}");
+    let (code, err) = run(wmeter().args(["seed", "--gateways", "0"]));
+    assert_eq!(code, 2, "a usage error: {err}");
+
+    let mut add = wmeter()
+        .args(["user", "add", "--username", "ann", "--role", "operator"])
+        .env("WMETER_DATABASE__URL", &db)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    writeln!(add.stdin.take().unwrap(), "a-long-password").unwrap();
+    assert!(add.wait().unwrap().success());
+    let mut child = serve(dir.path(), &["serve"]);
+    let banner = BufReader::new(child.stdout.take().unwrap()).lines().next().unwrap().unwrap();
+    let url = banner.strip_prefix("w-meter is running at ").expect(&banner).to_owned();
+    let (status, response) =
+        plain_http::post_json(&format!("{url}/api/auth/login"), r#"{"username":"ann","password":"a-long-password"}"#);
+    assert_eq!(status, 200, "{response}");
+    let signed_in: serde_json::Value = serde_json::from_str(response.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let token = signed_in["accessToken"].as_str().unwrap();
+    let get = |path: &str| plain_http::get_json(&format!("{url}/api/proxy/{path}"), token);
+
+    assert_eq!(get("gateways/count")["count"], 3);
+    assert_eq!(get("wmeters/count")["count"], 30);
+    // Reading i is meter i % 30's, heard by gateway (i % 30) % 3, of 1 + i % 50 litres.
+    let meter = get("wmeters/serial/SM00000007");
+    let litres: u64 = [7, 37, 67].iter().map(|i| 1 + i % 50).sum();
+    assert_eq!(meter["totalConsumption"], serde_json::json!(litres as f64), "{meter}");
+    assert_eq!(meter["lastGatewayId"], format!("5eed0000{:016x}", 1), "{meter}");
+    assert!(meter["lastseen"].is_string(), "{meter}");
+    let gateway = get("gateways/serial/SG00000001");
+    assert_eq!((&gateway["recordsCount"], &gateway["waterMetersCount"]), (&30.into(), &10.into()), "{gateway}");
+    let activity = get(&format!("gateways/gateway-activity/{}?max=50", gateway["_id"].as_str().unwrap()));
+    assert_eq!(activity.as_array().unwrap().len(), 30, "one activity per reading");
+    assert_eq!(get("search?q=SM0000002&radius=0").as_array().unwrap().len(), 10);
+
+    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    wait(&mut child, Duration::from_secs(30)).expect("stops on SIGTERM");
+}
