@@ -136,6 +136,21 @@ pub async fn eventually<T, F: Future<Output = Option<T>>>(what: &str, secs: u64,
 }
 
 /// Heartbeats from `uplink` until ingest knows its gateway (its activity shows).
+/// Sends BLE sightings of meter `ble` until ingest shows one: ingest knows
+/// the meter (registry events reach it a moment after the registration).
+pub async fn until_meter_known(operator: &Operator, uplink: &mut Uplink, ble: &str, meter_id: &str) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        uplink.send("ble", json!({"meter": ble, "rssi": -70})).await;
+        let seen = operator.json(&format!("/api/proxy/wmeters/ble-activity/{meter_id}?max=1")).await;
+        if !seen.as_array().unwrap().is_empty() {
+            return;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "ingest never learnt meter {ble}");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
 pub async fn until_known(operator: &Operator, uplink: &mut Uplink, gateway_id: &str) {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
     loop {
