@@ -152,7 +152,6 @@ pub fn rss_mib(pid: u32, field: &str) -> anyhow::Result<f64> {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.stop();
     }
 }

@@ -23,17 +23,23 @@ fn migrate_creates_the_schema_and_is_idempotent() {
     assert!(db.is_file());
 }
 
-#[test]
-fn replay_runs_against_the_configured_log() {
+/// What `wmeter replay args…` prints on a fresh database, asserting it succeeds.
+fn replay(args: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let output = wmeter()
-        .args(["replay"])
+        .arg("replay")
+        .args(args)
         .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.path().display()))
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn replay_runs_against_the_configured_log() {
     assert_eq!(
-        String::from_utf8_lossy(&output.stdout),
+        replay(&[]),
         "device-registry.devices: rebuilt from 0 events\ndevice-registry.state: rebuilt from 0 events\n\
          telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n\
          notification.directory: rebuilt from 0 events\nnotification.rules: rebuilt from 0 events\n\
@@ -43,15 +49,8 @@ fn replay_runs_against_the_configured_log() {
 
 #[test]
 fn replay_of_one_service_rebuilds_only_its_projections() {
-    let dir = tempfile::tempdir().unwrap();
-    let output = wmeter()
-        .args(["replay", "--service", "telemetry-ingest"])
-        .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.path().display()))
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(
-        String::from_utf8_lossy(&output.stdout),
+        replay(&["--service", "telemetry-ingest"]),
         "telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n"
     );
 }
