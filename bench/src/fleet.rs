@@ -1,7 +1,10 @@
 //! A small registered network on a benchmark's server: gateways that
 //! publish as real ones do, and the meters each one hears.
 
-use std::time::{Duration, Instant};
+use std::{
+    ops::Range,
+    time::{Duration, Instant},
+};
 
 use anyhow::{Context, ensure};
 use chrono::{SecondsFormat, Utc};
@@ -115,7 +118,7 @@ impl Fleet {
             ensure!(Instant::now() < deadline, "ingest did not learn the fleet within 60 s");
             id += 1;
             let warm = self.gateways.iter().map(|(serial, meters)| (serial.clone(), vec![reading(id, &meters[0])]));
-            publisher::publish_all(&self.broker, self.connections(warm.collect())).await?;
+            publisher::publish_all(&self.broker, self.connections(warm.collect()), None).await?;
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
         // Until the count stands still: no warm-up reading is still on its way.
@@ -138,20 +141,28 @@ impl Fleet {
             .collect()
     }
 
-    /// `messages` readings spread over the gateways, with fresh message ids.
-    pub fn readings(&self, messages: u32) -> Vec<(String, Vec<Vec<u8>>)> {
-        let per = messages.div_ceil(self.gateways.len() as u32);
+    /// `messages` readings spread over `gateways` (a range of the fleet's),
+    /// with message ids from `first_id` on.
+    pub fn readings(&self, gateways: Range<usize>, messages: u32, first_id: u64) -> Vec<(String, Vec<Vec<u8>>)> {
+        let gateways = &self.gateways[gateways];
+        let per = messages.div_ceil(gateways.len().max(1) as u32);
         let mut left = messages;
-        self.gateways
+        gateways
             .iter()
             .map(|(serial, meters)| {
                 let count = per.min(left);
                 left -= count;
                 let payloads =
-                    (0..count).map(|i| reading(u64::from(i) + 1, &meters[i as usize % meters.len()])).collect();
+                    (0..count).map(|i| reading(first_id + u64::from(i), &meters[i as usize % meters.len()])).collect();
                 (serial.clone(), payloads)
             })
             .collect()
+    }
+
+    /// The readings one gateway has pushed, as the API shows them.
+    pub async fn records_of(&self, serial: &str) -> anyhow::Result<u64> {
+        let gateway = self.api.get(&format!("/api/proxy/gateways/serial/{serial}")).await?;
+        gateway["recordsCount"].as_u64().context("a gateway with a recordsCount")
     }
 
     /// The readings every gateway has pushed, as the API shows them.

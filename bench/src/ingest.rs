@@ -26,18 +26,27 @@ pub struct Args {
     pub common: Common,
     #[command(flatten)]
     pub load: Load,
+    /// How long the latency at half of the max rate is sampled, per run.
+    #[arg(long, default_value_t = 10)]
+    pub latency_seconds: u64,
 }
+
+/// Message ids of the latency phase's load and probes: past the rate
+/// phase's (from 1) and the warm-up's (from 1,000,000,000).
+const LOAD_IDS: u64 = 2_000_000_000;
+const PROBE_IDS: u64 = 3_000_000_000;
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
     args.load.validate()?;
     let Load { gateways, meters_per_gateway, messages } = args.load;
-    let (mut raw, mut ours, mut rss) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut raw, mut ours, mut rss, mut latency) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for run in 1..=args.common.runs {
         let server = Server::start(&args.common.wmeter, None, None).await?;
         let fleet = Fleet::register(server.sign_in().await?, server.broker(), gateways, meters_per_gateway).await?;
         raw.push(raw_rate(&fleet, messages).await?);
         ours.push(ingest_rate(&fleet, messages).await?);
         rss.push(server.peak_rss_mib()?);
+        latency.extend(latencies_at(&fleet, ours[run - 1] / 2.0, Duration::from_secs(args.latency_seconds)).await?);
         eprintln!(
             "run {run}: raw {:.0}/s, ingest {:.0}/s, peak RSS {:.1} MiB",
             raw[run - 1],
@@ -48,6 +57,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let what = format!("MQTT → committed projection, embedded ({} readings)", messages);
     report::row(&what, "events/s", &ours, Some(&raw), true, "≥ 50,000/s and ≥ 0.5×");
     report::row("peak RSS of `wmeter serve` under that load", "MiB", &rss, None, false, "≤ 200 MB");
+    report::row(&latency_figure("embedded", &ours), "ms", &latency, None, false, "—");
     Ok(())
 }
 
@@ -71,12 +81,12 @@ pub async fn raw_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
         anyhow::Ok(())
     });
     let connections = fleet
-        .readings(messages)
+        .readings(0..fleet.gateways.len(), messages, 1)
         .into_iter()
         .map(|(serial, payloads)| (format!("raw-{serial}"), format!("bench/raw/{serial}"), payloads))
         .collect();
     let started = Instant::now();
-    publisher::publish_all(&fleet.broker, connections).await?;
+    publisher::publish_all(&fleet.broker, connections, None).await?;
     tokio::time::timeout(Duration::from_secs(300), subscriber).await.context("the subscriber stalled")???;
     Ok(f64::from(messages) / started.elapsed().as_secs_f64())
 }
@@ -85,7 +95,8 @@ pub async fn raw_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
 pub async fn ingest_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
     let before = fleet.records().await?;
     let started = Instant::now();
-    publisher::publish_all(&fleet.broker, fleet.connections(fleet.readings(messages))).await?;
+    let readings = fleet.readings(0..fleet.gateways.len(), messages, 1);
+    publisher::publish_all(&fleet.broker, fleet.connections(readings), None).await?;
     let deadline = Instant::now() + Duration::from_secs(600);
     loop {
         let counted = fleet.records().await? - before;
@@ -98,4 +109,49 @@ pub async fn ingest_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
         ensure!(Instant::now() < deadline, "only {counted} of {messages} readings counted within 10 minutes");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// Event → visible-in-the-API latencies, in milliseconds, while the fleet
+/// publishes `rate` readings a second for `period`. Every gateway but the
+/// first carries the load; the first sends probes, one at a time: a
+/// reading, then its `recordsCount` read through the API until it counts it.
+pub async fn latencies_at(fleet: &Fleet, rate: f64, period: Duration) -> anyhow::Result<Vec<f64>> {
+    ensure!(fleet.gateways.len() >= 2, "the latency needs two gateways: one to probe, the others to load");
+    let loaded = fleet.gateways.len() - 1;
+    let messages = (rate * period.as_secs_f64()).ceil() as u32;
+    let readings = fleet.readings(1..fleet.gateways.len(), messages, LOAD_IDS);
+    let pace = rate / loaded as f64;
+    let broker = fleet.broker.clone();
+    let load = tokio::spawn(async move {
+        let connections = readings
+            .into_iter()
+            .map(|(serial, payloads)| (format!("load-{serial}"), format!("wmeter/v1/gw/{serial}/reading"), payloads));
+        publisher::publish_all(&broker, connections.collect(), Some(pace)).await
+    });
+
+    let (serial, meters) = &fleet.gateways[0];
+    let probe = publisher::Connection::open(&fleet.broker, "bench-probe");
+    let topic = format!("wmeter/v1/gw/{serial}/reading");
+    let mut latencies = Vec::new();
+    let started = Instant::now();
+    let mut id = PROBE_IDS;
+    while started.elapsed() < period {
+        id += 1;
+        let before = fleet.records_of(serial).await?;
+        let sent = Instant::now();
+        probe.client.publish(&topic, QoS::AtLeastOnce, false, crate::fleet::reading(id, &meters[0])).await?;
+        while fleet.records_of(serial).await? <= before {
+            ensure!(sent.elapsed() < Duration::from_secs(60), "probe {id} not visible within 60 s");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        latencies.push(sent.elapsed().as_secs_f64() * 1000.0);
+    }
+    load.await??;
+    Ok(latencies)
+}
+
+/// The latency row's label: the rate it was sampled at.
+pub fn latency_figure(mode: &str, rates: &[f64]) -> String {
+    let half = report::quantile(rates, 0.5) / 2.0;
+    format!("MQTT → visible in the API, {mode}, p99 at half of max rate ({half:.0} events/s), one probe at a time")
 }

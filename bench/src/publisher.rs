@@ -2,7 +2,7 @@
 //! connection per gateway, QoS 1, each sending its share as fast as the
 //! broker acknowledges.
 
-use std::time::Duration;
+use tokio::time::{Duration, Instant};
 
 use anyhow::Context;
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
@@ -30,8 +30,14 @@ pub fn options(broker: &Broker, client_id: &str) -> MqttOptions {
 }
 
 /// Publishes, on each connection `(client id, topic, payloads)`, every
-/// payload at QoS 1, and returns once the broker acknowledged them all.
-pub async fn publish_all(broker: &Broker, connections: Vec<(String, String, Vec<Vec<u8>>)>) -> anyhow::Result<()> {
+/// payload at QoS 1, and returns once the broker acknowledged them all:
+/// as fast as the broker acknowledges, or at `pace` messages a second per
+/// connection.
+pub async fn publish_all(
+    broker: &Broker,
+    connections: Vec<(String, String, Vec<Vec<u8>>)>,
+    pace: Option<f64>,
+) -> anyhow::Result<()> {
     let mut tasks = JoinSet::new();
     for (client_id, topic, payloads) in connections {
         let options = options(broker, &client_id);
@@ -39,7 +45,11 @@ pub async fn publish_all(broker: &Broker, connections: Vec<(String, String, Vec<
             let (client, mut eventloop) = AsyncClient::new(options, usize::from(INFLIGHT) * 2);
             let expected = payloads.len();
             let sender = tokio::spawn(async move {
-                for payload in payloads {
+                let started = Instant::now();
+                for (i, payload) in payloads.into_iter().enumerate() {
+                    if let Some(per_second) = pace {
+                        tokio::time::sleep_until(started + Duration::from_secs_f64(i as f64 / per_second)).await;
+                    }
                     client.publish(topic.clone(), QoS::AtLeastOnce, false, payload).await?;
                 }
                 anyhow::Ok(client)
@@ -59,4 +69,25 @@ pub async fn publish_all(broker: &Broker, connections: Vec<(String, String, Vec<
         done??;
     }
     Ok(())
+}
+
+/// One open connection, its event loop driven in the background; for
+/// messages sent one at a time.
+pub struct Connection {
+    pub client: AsyncClient,
+    events: tokio::task::JoinHandle<()>,
+}
+
+impl Connection {
+    pub fn open(broker: &Broker, client_id: &str) -> Self {
+        let (client, mut eventloop) = AsyncClient::new(options(broker, client_id), 16);
+        let events = tokio::spawn(async move { while eventloop.poll().await.is_ok() {} });
+        Self { client, events }
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.events.abort();
+    }
 }

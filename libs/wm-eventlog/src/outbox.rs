@@ -15,7 +15,7 @@ use chrono::Utc;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use wm_proto::Envelope;
-use wm_storage::{Db, Migration, Migrations, Tx, with_pool, with_tx};
+use wm_storage::{Db, Migration, Migrations, Tx, bulk, query::Bind, with_pool};
 
 use crate::{EventLog, EventLogError, envelopes};
 
@@ -54,9 +54,9 @@ pub enum OutboxError {
 /// its payload's topic, with the record key `key`, or its own `device_id`
 /// (the partition key of DESIGN §4) when `key` is `None`.
 pub async fn stage(tx: &mut Tx, source: &str, key: Option<&str>, envelopes: &[Envelope]) -> Result<(), sqlx::Error> {
-    let sql = "INSERT INTO event_outbox (source, record_key, envelope, staged_at_ms) VALUES ($1, $2, $3, $4)";
     let now = Utc::now().timestamp_millis();
     let traceparent = crate::trace::current_traceparent();
+    let mut rows = bulk::Rows::new(4);
     for envelope in envelopes {
         let key = key.unwrap_or(&envelope.device_id);
         let bytes = match &traceparent {
@@ -65,15 +65,10 @@ pub async fn stage(tx: &mut Tx, source: &str, key: Option<&str>, envelopes: &[En
             }
             _ => envelope.to_bytes(),
         };
-        with_tx!(tx, conn => sqlx::query(sql)
-            .bind(source)
-            .bind(key)
-            .bind(&bytes)
-            .bind(now)
-            .execute(&mut **conn)
-            .await
-            .map(|r| r.rows_affected()))?;
+        rows.push([source.into(), key.into(), Bind::Bytes(bytes), Bind::Int(now)]);
     }
+    // In one statement, rows get their `seq` in the order listed.
+    bulk::execute(tx, "INSERT INTO event_outbox (source, record_key, envelope, staged_at_ms)", "", rows).await?;
     Ok(())
 }
 

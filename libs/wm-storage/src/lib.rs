@@ -9,6 +9,7 @@
 //! - Dialect-specific SQL stays in the owning service, selected with
 //!   [`Db::backend`] — this crate is the seam, not a query builder.
 
+pub mod bulk;
 mod db;
 mod error;
 mod migrate;

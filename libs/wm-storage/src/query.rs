@@ -6,12 +6,111 @@ use sqlx::{FromRow, postgres::PgRow, sqlite::SqliteRow};
 
 use crate::{Db, with_pool};
 
-/// A value bound to the next placeholder.
+/// A value bound to the next placeholder. A NULL carries its column's type,
+/// which PostgreSQL needs to know.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Bind {
     Int(i64),
     Real(f64),
     Text(String),
+    Bool(bool),
+    Bytes(Vec<u8>),
+    NullInt,
+    NullReal,
+    NullText,
+}
+
+impl From<i64> for Bind {
+    fn from(v: i64) -> Self {
+        Bind::Int(v)
+    }
+}
+
+impl From<f64> for Bind {
+    fn from(v: f64) -> Self {
+        Bind::Real(v)
+    }
+}
+
+impl From<bool> for Bind {
+    fn from(v: bool) -> Self {
+        Bind::Bool(v)
+    }
+}
+
+impl From<&str> for Bind {
+    fn from(v: &str) -> Self {
+        Bind::Text(v.to_owned())
+    }
+}
+
+impl From<String> for Bind {
+    fn from(v: String) -> Self {
+        Bind::Text(v)
+    }
+}
+
+impl From<&String> for Bind {
+    fn from(v: &String) -> Self {
+        Bind::Text(v.clone())
+    }
+}
+
+impl From<Vec<u8>> for Bind {
+    fn from(v: Vec<u8>) -> Self {
+        Bind::Bytes(v)
+    }
+}
+
+impl From<Option<&str>> for Bind {
+    fn from(v: Option<&str>) -> Self {
+        v.map_or(Bind::NullText, Bind::from)
+    }
+}
+
+impl From<&Option<String>> for Bind {
+    fn from(v: &Option<String>) -> Self {
+        v.as_deref().into()
+    }
+}
+
+impl From<Option<String>> for Bind {
+    fn from(v: Option<String>) -> Self {
+        v.map_or(Bind::NullText, Bind::Text)
+    }
+}
+
+impl From<Option<i64>> for Bind {
+    fn from(v: Option<i64>) -> Self {
+        v.map_or(Bind::NullInt, Bind::Int)
+    }
+}
+
+impl From<Option<f64>> for Bind {
+    fn from(v: Option<f64>) -> Self {
+        v.map_or(Bind::NullReal, Bind::Real)
+    }
+}
+
+/// Binds each of `$binds` to `$query`, in order.
+#[macro_export]
+macro_rules! bind_each {
+    ($query:expr, $binds:expr) => {{
+        let mut query = $query;
+        for bind in $binds {
+            query = match bind {
+                $crate::query::Bind::Int(v) => query.bind(v),
+                $crate::query::Bind::Real(v) => query.bind(v),
+                $crate::query::Bind::Text(v) => query.bind(v),
+                $crate::query::Bind::Bool(v) => query.bind(v),
+                $crate::query::Bind::Bytes(v) => query.bind(v),
+                $crate::query::Bind::NullInt => query.bind(None::<i64>),
+                $crate::query::Bind::NullReal => query.bind(None::<f64>),
+                $crate::query::Bind::NullText => query.bind(None::<String>),
+            };
+        }
+        query
+    }};
 }
 
 /// A row type both databases can decode.
@@ -56,32 +155,12 @@ impl Conditions {
 
 /// The rows of `sql`, binding `binds` to `$1…` in order.
 pub async fn fetch_all<T: Row>(db: &Db, sql: String, binds: Vec<Bind>) -> Result<Vec<T>, sqlx::Error> {
-    with_pool!(db, pool => {
-        let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql));
-        for bind in binds {
-            query = match bind {
-                Bind::Int(v) => query.bind(v),
-                Bind::Real(v) => query.bind(v),
-                Bind::Text(v) => query.bind(v),
-            };
-        }
-        query.fetch_all(pool).await
-    })
+    with_pool!(db, pool => crate::bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), binds).fetch_all(pool).await)
 }
 
 /// The single number `sql` selects.
 pub async fn fetch_count(db: &Db, sql: String, binds: Vec<Bind>) -> Result<i64, sqlx::Error> {
-    with_pool!(db, pool => {
-        let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql));
-        for bind in binds {
-            query = match bind {
-                Bind::Int(v) => query.bind(v),
-                Bind::Real(v) => query.bind(v),
-                Bind::Text(v) => query.bind(v),
-            };
-        }
-        query.fetch_one(pool).await
-    })
+    with_pool!(db, pool => crate::bind_each!(sqlx::query_scalar(sqlx::AssertSqlSafe(sql)), binds).fetch_one(pool).await)
 }
 
 #[cfg(test)]

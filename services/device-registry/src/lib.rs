@@ -50,6 +50,7 @@ pub const MIGRATIONS: Migrations = Migrations {
             name: "valve_commands",
             sql: include_str!("../migrations/sqlite/0002_valve_commands.sql"),
         },
+        Migration { version: 3, name: "search_index", sql: include_str!("../migrations/sqlite/0003_search_index.sql") },
     ],
     postgres: &[
         Migration { version: 1, name: "devices", sql: include_str!("../migrations/postgres/0001_devices.sql") },
@@ -57,6 +58,11 @@ pub const MIGRATIONS: Migrations = Migrations {
             version: 2,
             name: "valve_commands",
             sql: include_str!("../migrations/postgres/0002_valve_commands.sql"),
+        },
+        Migration {
+            version: 3,
+            name: "search_index",
+            sql: include_str!("../migrations/postgres/0003_search_index.sql"),
         },
     ],
 };

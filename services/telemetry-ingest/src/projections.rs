@@ -77,9 +77,8 @@ impl Projection for TelemetryProjection {
 
     async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
         let mut tx = self.db.begin_write().await?;
-        for envelope in records.iter().filter_map(decode) {
-            telemetry::persist(&mut tx, &envelope).await?;
-        }
+        let envelopes: Vec<_> = records.iter().filter_map(decode).collect();
+        telemetry::persist_all(&mut tx, &envelopes).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -2,6 +2,8 @@
 //! consumption, counters, critical and down. Each batch is applied once,
 //! in one transaction with its checkpoint.
 
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 use wm_eventlog::{
     Record, checkpoint,
@@ -43,11 +45,9 @@ impl Projection for StateProjection {
 
     async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
         let mut tx = self.db.begin_write().await?;
-        for record in checkpoint::unapplied(&mut tx, NAME, records).await? {
-            if let Some(envelope) = decode(record) {
-                apply_one(&mut tx, &envelope).await?;
-            }
-        }
+        let envelopes: Vec<Envelope> =
+            checkpoint::unapplied(&mut tx, NAME, records).await?.into_iter().filter_map(decode).collect();
+        apply_all(&mut tx, &envelopes).await?;
         checkpoint::advance(&mut tx, NAME, records).await?;
         tx.commit().await?;
         Ok(())
@@ -62,20 +62,51 @@ impl Projection for StateProjection {
     }
 }
 
-/// Applies one event to the state tables (no checkpoint): the projection,
-/// and `wmeter seed`, which writes the tables without the log.
-pub async fn apply_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), StorageError> {
-    let Some(payload) = &envelope.payload else { return Ok(()) };
-    match payload {
-        Payload::GatewayActivity(e) => state::seen(tx, &e.gateway_id, e.meter_id.as_deref(), seen_at(envelope)).await,
-        Payload::GatewayStatusChanged(e) => state::session(tx, &e.gateway_id, e.online).await,
-        Payload::ReadingReceived(e) => match millilitres(e.record, e.unit()) {
-            Some(ml) => state::reading(tx, &e.meter_id, &e.gateway_id, ml).await,
-            None => {
-                tracing::warn!(event_id = envelope.event_id, "skipping a reading without a unit");
-                Ok(())
+/// Applies events to the state tables (no checkpoint), in order: the
+/// projection, and `wmeter seed`, which writes the tables without the log.
+/// The seen times and the readings, nearly every event, are gathered and
+/// written once per device at the end; the columns they write are not
+/// touched by the other events, so the order between the two kinds does
+/// not matter.
+pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), StorageError> {
+    let mut seen = Seen::default();
+    let mut readings = Vec::new();
+    for envelope in envelopes {
+        let Some(payload) = &envelope.payload else { continue };
+        match payload {
+            Payload::GatewayActivity(e) => {
+                let at = seen_at(envelope);
+                latest(&mut seen.gateways, &e.gateway_id, at);
+                if let Some(meter_id) = &e.meter_id {
+                    latest(&mut seen.meters, meter_id, at);
+                }
             }
-        },
+            Payload::ReadingReceived(e) => match millilitres(e.record, e.unit()) {
+                Some(ml) => readings.push(state::Reading { meter_id: &e.meter_id, gateway_id: &e.gateway_id, ml }),
+                None => tracing::warn!(event_id = envelope.event_id, "skipping a reading without a unit"),
+            },
+            _ => apply_other(tx, payload).await?,
+        }
+    }
+    state::seen_all(tx, &seen.gateways, &seen.meters).await?;
+    state::readings(tx, &readings).await
+}
+
+/// The latest time each device was heard from in a batch.
+#[derive(Default)]
+struct Seen {
+    gateways: HashMap<String, i64>,
+    meters: HashMap<String, i64>,
+}
+
+fn latest(devices: &mut HashMap<String, i64>, id: &str, at: i64) {
+    let latest = devices.entry(id.to_owned()).or_insert(at);
+    *latest = (*latest).max(at);
+}
+
+async fn apply_other(tx: &mut Tx, payload: &Payload) -> Result<(), StorageError> {
+    match payload {
+        Payload::GatewayStatusChanged(e) => state::session(tx, &e.gateway_id, e.online).await,
         Payload::AlertRaised(e) => state::alert_raised(tx, &e.meter_id, &e.alert_type).await,
         Payload::AlertCleared(e) => state::alert_cleared(tx, &e.meter_id, &e.alert_type).await,
         Payload::PeripheralDiscovered(e) => state::discovered(tx, &e.gateway_id, &e.ble_address).await,

@@ -6,7 +6,12 @@
 use chrono::{DateTime, Utc};
 use wm_domain::DeviceKind;
 use wm_proto::Payload;
-use wm_storage::{Backend, Tx, with_tx};
+use wm_storage::{
+    Backend, Tx,
+    bulk::{self, Rows},
+    query::Bind,
+    with_tx,
+};
 
 use super::{
     StorageError, identifiers, micros,
@@ -101,6 +106,80 @@ pub async fn persist(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {
         }
         _ => Ok(()),
     }
+}
+
+/// Loads new registrations into empty-of-them tables in a few statements
+/// (`COPY` on PostgreSQL): `wmeter seed`. Unlike [`persist`], it does not
+/// check identifiers first: one already taken fails the whole load.
+pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), StorageError> {
+    let mut gateways = Rows::new(12);
+    let mut meters = Rows::new(9);
+    let mut identifiers = Rows::new(3);
+    let mut latest: [Option<DateTime<Utc>>; 2] = [None, None];
+    for event in events {
+        match event {
+            Payload::GatewayRegistered(e) => {
+                let Some(g) = gateway::apply(None, event)? else { continue };
+                let at = Bind::Int(micros(g.registered_at));
+                gateways.push([
+                    e.id.as_str().into(),
+                    g.serial_number.as_str().into(),
+                    (&g.device_name).into(),
+                    g.imei.as_str().into(),
+                    g.phone_number.as_str().into(),
+                    g.ble_address.as_str().into(),
+                    g.mac_address.as_str().into(),
+                    g.gps.map(|p| p.longitude()).into(),
+                    g.gps.map(|p| p.latitude()).into(),
+                    at.clone(),
+                    gateway_search_text(&g).into(),
+                    at,
+                ]);
+                gateway_identifiers(&g)
+                    .into_iter()
+                    .for_each(|(f, v)| identifiers.push([f.into(), v.into(), (&e.id).into()]));
+                latest[0] = latest[0].max(Some(g.registered_at));
+            }
+            Payload::MeterRegistered(e) => {
+                let Some(m) = meter::apply(None, event)? else { continue };
+                let at = Bind::Int(micros(m.registered_at));
+                meters.push([
+                    e.id.as_str().into(),
+                    m.serial_number.as_str().into(),
+                    (&m.device_name).into(),
+                    m.ble_address.as_str().into(),
+                    m.gps.map(|p| p.longitude()).into(),
+                    m.gps.map(|p| p.latitude()).into(),
+                    at.clone(),
+                    meter_search_text(&m).into(),
+                    at,
+                ]);
+                meter_identifiers(&m)
+                    .into_iter()
+                    .for_each(|(f, v)| identifiers.push([f.into(), v.into(), (&e.id).into()]));
+                latest[1] = latest[1].max(Some(m.registered_at));
+            }
+            _ => {}
+        }
+    }
+    let (gateway_count, meter_count) = (gateways.len() as i64, meters.len() as i64);
+    let columns = ["id", "serial_number", "device_name", "imei", "phone_number", "ble_address", "mac_address"];
+    let tail = ["longitude", "latitude", "registered_at", "search_text", "last_activity"];
+    bulk::copy(tx, "gateways", &[&columns[..], &tail[..]].concat(), gateways).await?;
+    let columns = ["id", "serial_number", "device_name", "ble_address", "longitude", "latitude"];
+    bulk::copy(tx, "meters", &[&columns[..], &tail[2..]].concat(), meters).await?;
+    bulk::copy(tx, "device_identifiers", &["field", "value", "device_id"], identifiers).await?;
+    for ((kind, name, n), at) in
+        [(DeviceKind::Gateway, "gateways", gateway_count), (DeviceKind::Meter, "meters", meter_count)]
+            .into_iter()
+            .zip(latest)
+    {
+        if let Some(at) = at {
+            raise_clock(tx, kind, at).await?;
+            count(tx, name, n).await?;
+        }
+    }
+    Ok(())
 }
 
 async fn save_gateway(

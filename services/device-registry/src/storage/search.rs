@@ -4,7 +4,7 @@
 
 use wm_domain::GpsCoordinates;
 use wm_storage::{
-    Db,
+    Backend, Db,
     query::{Bind, fetch_all},
 };
 
@@ -21,15 +21,29 @@ pub fn normalize(s: &str) -> String {
     s.trim().chars().filter(|c| *c != ':').flat_map(char::to_uppercase).collect()
 }
 
-/// Up to `cap` devices whose search text holds `needle` (normalized).
+/// Up to `cap` devices whose search text holds `needle` (normalized), newest
+/// first. The trigram index (migration 3) finds the rows; the sort is on
+/// what it found (`+registered_at` keeps SQLite from walking the whole
+/// `registered_at` index instead).
 pub async fn containing<T: Table>(db: &Db, needle: &str, cap: i64) -> Result<Vec<T>, StorageError> {
-    let pattern = format!("%{}%", needle.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
-    let sql = format!(
-        "SELECT {} FROM {} WHERE search_text LIKE $1 ESCAPE '\\' ORDER BY registered_at DESC LIMIT $2",
-        T::COLUMNS,
-        T::TABLE
-    );
-    Ok(fetch_all(db, sql, vec![Bind::Text(pattern), Bind::Int(cap)]).await?)
+    let (columns, table) = (T::COLUMNS, T::TABLE);
+    let order = "ORDER BY +registered_at DESC LIMIT $2";
+    let (sql, term) = match db.backend() {
+        // A phrase of three characters or more is a substring match for the
+        // trigram tokenizer; a shorter one has no trigram to look up.
+        Backend::Sqlite if needle.chars().count() >= 3 => (
+            format!(
+                "SELECT {columns} FROM {table} WHERE rowid IN \
+                 (SELECT rowid FROM {table}_search WHERE {table}_search MATCH $1) {order}"
+            ),
+            format!("\"{}\"", needle.replace('"', "\"\"")),
+        ),
+        _ => (
+            format!("SELECT {columns} FROM {table} WHERE search_text LIKE $1 ESCAPE '\\' {order}"),
+            format!("%{}%", needle.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")),
+        ),
+    };
+    Ok(fetch_all(db, sql, vec![Bind::Text(term), Bind::Int(cap)]).await?)
 }
 
 /// Up to `cap` devices in the box around `center` that holds every point

@@ -3,7 +3,14 @@
 //! Every function runs inside the projection's transaction, which also
 //! advances its checkpoint, so none of them is applied twice.
 
-use wm_storage::{Tx, with_tx};
+use std::collections::{HashMap, HashSet};
+
+use wm_storage::{
+    Tx,
+    bulk::{self, Rows},
+    query::Bind,
+    with_tx,
+};
 
 use super::StorageError;
 
@@ -13,43 +20,74 @@ macro_rules! execute {
     };
 }
 
-/// The later of the stored time and `$1`.
-const LATER: &str = "CASE WHEN lastseen IS NULL OR lastseen < $1 THEN $1 ELSE lastseen END";
-
-/// The gateway (and the meter, if any) was heard from at `at` (µs).
-pub async fn seen(tx: &mut Tx, gateway_id: &str, meter_id: Option<&str>, at: i64) -> Result<(), StorageError> {
-    let gateway = format!("UPDATE gateways SET lastseen = {LATER}, last_activity = {LATER} WHERE id = $2");
-    execute!(tx, sqlx::AssertSqlSafe(gateway), at, gateway_id)?;
-    if let Some(meter_id) = meter_id {
-        let meter = format!("UPDATE meters SET lastseen = {LATER}, last_activity = {LATER} WHERE id = $2");
-        execute!(tx, sqlx::AssertSqlSafe(meter), at, meter_id)?;
+/// Many devices heard from: the latest time of each (µs), by id.
+pub async fn seen_all(
+    tx: &mut Tx,
+    gateways: &HashMap<String, i64>,
+    meters: &HashMap<String, i64>,
+) -> Result<(), StorageError> {
+    for (table, devices) in [("gateways", gateways), ("meters", meters)] {
+        let mut rows = Rows::new(2);
+        devices.iter().for_each(|(id, at)| rows.push([id.into(), Bind::Int(*at)]));
+        let later = "CASE WHEN lastseen IS NULL OR lastseen < v.column2 THEN v.column2 ELSE lastseen END";
+        let head = format!("UPDATE {table} SET lastseen = {later}, last_activity = {later} FROM (");
+        let tail = format!(") AS v WHERE {table}.id = v.column1");
+        bulk::execute(tx, &head, &tail, rows).await?;
     }
+    Ok(())
+}
+
+/// A consumption record of `ml` millilitres for a meter, relayed by a
+/// gateway, which becomes the meter's last gateway.
+#[derive(Clone, Debug)]
+pub struct Reading<'a> {
+    pub meter_id: &'a str,
+    pub gateway_id: &'a str,
+    pub ml: i64,
+}
+
+/// Applies readings, in order, in four statements: the meters' last gateways are read, the sums and moves are
+/// worked out here, and each meter and gateway is updated once.
+pub async fn readings(tx: &mut Tx, readings: &[Reading<'_>]) -> Result<(), StorageError> {
+    let ids: HashSet<&str> = readings.iter().map(|r| r.meter_id).collect();
+    let ids = ids.into_iter().map(Bind::from).collect();
+    let stored: Vec<(String, Option<String>)> =
+        bulk::fetch_in(tx, "SELECT id, last_gateway_id FROM meters", "id", ids).await?;
+    let mut last: HashMap<String, Option<String>> = stored.into_iter().collect();
+    let mut meters: HashMap<&str, i64> = HashMap::new();
+    // Per gateway: readings relayed, and the move in its meters' count.
+    let mut gateways: HashMap<String, (i64, i64)> = HashMap::new();
+    for r in readings {
+        let Some(previous) = last.get_mut(r.meter_id) else { continue };
+        *meters.entry(r.meter_id).or_default() += r.ml;
+        gateways.entry(r.gateway_id.to_owned()).or_default().0 += 1;
+        if previous.as_deref() != Some(r.gateway_id) {
+            gateways.entry(r.gateway_id.to_owned()).or_default().1 += 1;
+            if let Some(previous) = previous.replace(r.gateway_id.to_owned()) {
+                gateways.entry(previous).or_default().1 -= 1;
+            }
+        }
+    }
+    let mut rows = Rows::new(3);
+    for (id, ml) in meters {
+        rows.push([id.into(), Bind::Int(ml), last.get(id).cloned().flatten().into()]);
+    }
+    let head =
+        "UPDATE meters SET total_consumption_ml = total_consumption_ml + v.column2, last_gateway_id = v.column3 FROM (";
+    bulk::execute(tx, head, ") AS v WHERE meters.id = v.column1", rows).await?;
+    let mut rows = Rows::new(3);
+    gateways
+        .into_iter()
+        .for_each(|(id, (records, meters))| rows.push([id.into(), Bind::Int(records), Bind::Int(meters)]));
+    let head = "UPDATE gateways SET records_count = records_count + v.column2, \
+                water_meters_count = water_meters_count + v.column3 FROM (";
+    bulk::execute(tx, head, ") AS v WHERE gateways.id = v.column1", rows).await?;
     Ok(())
 }
 
 /// The gateway's MQTT session went up or down.
 pub async fn session(tx: &mut Tx, gateway_id: &str, online: bool) -> Result<(), StorageError> {
     execute!(tx, "UPDATE gateways SET session_online = $1 WHERE id = $2", online, gateway_id)?;
-    Ok(())
-}
-
-/// A consumption record of `ml` millilitres for the meter, relayed by the
-/// gateway, which becomes the meter's last gateway.
-pub async fn reading(tx: &mut Tx, meter_id: &str, gateway_id: &str, ml: i64) -> Result<(), StorageError> {
-    let sql = "SELECT last_gateway_id FROM meters WHERE id = $1";
-    let previous: Option<Option<String>> =
-        with_tx!(tx, conn => sqlx::query_scalar(sql).bind(meter_id).fetch_optional(&mut **conn).await)?;
-    let Some(previous) = previous else { return Ok(()) };
-    let sql = "UPDATE meters SET total_consumption_ml = total_consumption_ml + $1, last_gateway_id = $2 WHERE id = $3";
-    execute!(tx, sql, ml, gateway_id, meter_id)?;
-    execute!(tx, "UPDATE gateways SET records_count = records_count + 1 WHERE id = $1", gateway_id)?;
-    if previous.as_deref() != Some(gateway_id) {
-        let sql = "UPDATE gateways SET water_meters_count = water_meters_count + $1 WHERE id = $2";
-        execute!(tx, sql, 1_i64, gateway_id)?;
-        if let Some(previous) = previous {
-            execute!(tx, sql, -1_i64, previous)?;
-        }
-    }
     Ok(())
 }
 

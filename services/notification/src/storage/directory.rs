@@ -2,7 +2,11 @@
 //! knows them from other services' events.
 
 use wm_proto::{Payload, v1::Role};
-use wm_storage::{Tx, with_tx};
+use wm_storage::{
+    Tx,
+    bulk::{self, Rows},
+    with_tx,
+};
 
 use super::execute;
 
@@ -41,6 +45,21 @@ pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), sqlx::Error> {
         Payload::MeterDeleted(m) => forget(tx, &m.id).await?,
         _ => {}
     }
+    Ok(())
+}
+
+/// Loads the names of newly registered devices in a few statements
+/// (`COPY` on PostgreSQL): `wmeter seed`.
+pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), sqlx::Error> {
+    let mut names = Rows::new(2);
+    for event in events {
+        match event {
+            Payload::GatewayRegistered(g) => names.push([(&g.id).into(), (&g.device_name).into()]),
+            Payload::MeterRegistered(m) => names.push([(&m.id).into(), (&m.device_name).into()]),
+            _ => {}
+        }
+    }
+    bulk::copy(tx, "notification_devices", &["device_id", "device_name"], names).await?;
     Ok(())
 }
 

@@ -10,10 +10,13 @@ pub mod metrics;
 pub mod valve;
 pub mod worker;
 
-use std::sync::Arc;
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Arc,
+};
 
 use chrono::{DateTime, Utc};
-use wm_domain::Clock;
+use wm_domain::{Clock, SerialNumber};
 use wm_eventlog::outbox::{self, Relay};
 use wm_proto::{Envelope, Payload, gateway_actor, time::to_timestamp, v1::DeadLetter};
 use wm_storage::{Db, Tx};
@@ -25,7 +28,7 @@ use self::{
 use crate::{
     NAME,
     storage::{commands, directory, telemetry},
-    uplink::{self, Body, Rejection},
+    uplink::{self, Body, MeterRef, Rejection, Uplink},
 };
 
 /// The most of a rejected payload kept in its dead letter.
@@ -64,20 +67,19 @@ impl Ingest {
     pub async fn accept(&self, batch: &[Received]) -> Result<Vec<Outcome>, outbox::OutboxError> {
         let now = self.clock.now();
         let mut tx = self.db.begin_write().await?;
+        let mut accepted = Vec::new();
+        let mut staged = Vec::new();
         let mut outcomes = Vec::with_capacity(batch.len());
-        for message in batch {
-            let outcome = match take(&mut tx, message, now).await? {
+        for (message, taken) in batch.iter().zip(take(&mut tx, batch, now).await?) {
+            let outcome = match taken {
                 Taken::Accepted(envelopes) => {
-                    for envelope in &envelopes {
-                        telemetry::persist(&mut tx, envelope).await?;
-                    }
-                    outbox::stage(&mut tx, NAME, None, &envelopes).await?;
+                    accepted.extend_from_slice(&envelopes);
+                    staged.extend(envelopes);
                     Outcome::Accepted
                 }
                 Taken::Duplicate => Outcome::Duplicate,
                 Taken::Rejected(rejection, gateway) => {
-                    let letter = dead_letter(message, &rejection, gateway, now);
-                    outbox::stage(&mut tx, NAME, None, &[letter]).await?;
+                    staged.push(dead_letter(message, &rejection, gateway, now));
                     tracing::info!(
                         topic = message.topic,
                         reason = rejection.label(),
@@ -89,6 +91,8 @@ impl Ingest {
             };
             outcomes.push(outcome);
         }
+        telemetry::persist_all(&mut tx, &accepted).await?;
+        outbox::stage(&mut tx, NAME, None, &staged).await?;
         tx.commit().await?;
         self.relay.wake();
         for outcome in &outcomes {
@@ -109,42 +113,117 @@ enum Taken {
     Rejected(Rejection, Option<(String, String)>),
 }
 
-async fn take(tx: &mut Tx, message: &Received, now: DateTime<Utc>) -> Result<Taken, sqlx::Error> {
-    let (serial, kind) = match uplink::topic::parse(&message.topic) {
-        Ok(parsed) => parsed,
-        Err(rejection) => return Ok(Taken::Rejected(rejection, None)),
-    };
-    let Some(gateway_id) = directory::gateway(tx, &serial).await? else {
-        let rejection = Rejection::unknown_gateway(format!("no gateway is registered with serial {serial}"));
-        return Ok(Taken::Rejected(rejection, None));
-    };
-    let gateway = Some((gateway_id.clone(), serial.to_string()));
-    let uplink = match uplink::parse(kind, &message.payload, now) {
-        Ok(uplink) => uplink,
-        Err(rejection) => return Ok(Taken::Rejected(rejection, gateway)),
-    };
-    let meter_id = match &uplink.body {
-        // An ack names the command; the command knows its meter.
-        Body::Ack { command_id, .. } => commands::meter_of(tx, command_id).await?,
-        body => match meter_of(body) {
-            None => None,
-            Some(meter) => match directory::meter(tx, meter).await? {
-                Some(id) => Some(id),
-                None => {
-                    let detail = format!("no meter is registered as {meter:?}");
-                    let rejection = Rejection::new(wm_proto::v1::DeadLetterReason::UnknownMeter, detail);
-                    return Ok(Taken::Rejected(rejection, gateway));
+/// A message that got as far as its gateway, parsed.
+struct Parsed {
+    gateway_id: String,
+    serial: SerialNumber,
+    uplink: Uplink,
+}
+
+/// What becomes of each message of `batch`, in order. The devices named
+/// are looked up, and the message ids claimed, in a few statements for the
+/// whole batch.
+async fn take(tx: &mut Tx, batch: &[Received], now: DateTime<Utc>) -> Result<Vec<Taken>, sqlx::Error> {
+    let topics: Vec<_> = batch.iter().map(|m| uplink::topic::parse(&m.topic)).collect();
+    let serials = topics.iter().flatten().map(|(serial, _)| serial.as_str()).collect();
+    let gateways = directory::gateways(tx, &serials).await?;
+
+    let mut parsed: Vec<Result<Parsed, Taken>> = Vec::with_capacity(batch.len());
+    for (message, topic) in batch.iter().zip(topics) {
+        parsed.push(parse(message, topic, &gateways, now));
+    }
+    let named = parsed.iter().flatten().filter_map(|p| meter_of(&p.uplink.body)).collect();
+    let meters = directory::meters(tx, &named).await?;
+
+    let mut resolved: Vec<Result<(Parsed, Option<String>), Taken>> = Vec::with_capacity(batch.len());
+    for parsed in parsed {
+        resolved.push(match parsed {
+            Err(taken) => Err(taken),
+            Ok(p) => match resolve(tx, &p, &meters).await? {
+                Ok(meter_id) => Ok((p, meter_id)),
+                Err(rejection) => Err(Taken::Rejected(rejection, Some((p.gateway_id, p.serial.to_string())))),
+            },
+        });
+    }
+    let claimed = claim(tx, &resolved, now).await?;
+
+    let mut seen_in_batch = HashSet::new();
+    Ok(resolved
+        .into_iter()
+        .zip(batch)
+        .map(|(resolved, message)| match resolved {
+            Err(taken) => taken,
+            Ok((p, meter_id)) => {
+                if let Some(message_id) = p.uplink.message_id {
+                    let key = (p.gateway_id.clone(), telemetry::message_id_value(message_id));
+                    if !claimed.contains(&key) || !seen_in_batch.insert(key) {
+                        return Taken::Duplicate;
+                    }
                 }
+                let who = Resolved { gateway_id: p.gateway_id, gateway_serial: p.serial.to_string(), meter_id };
+                Taken::Accepted(events(&message.topic, &p.uplink, &who, now))
+            }
+        })
+        .collect())
+}
+
+/// The message's gateway and payload, or why it is rejected.
+fn parse(
+    message: &Received,
+    topic: Result<(SerialNumber, uplink::Kind), Rejection>,
+    gateways: &HashMap<String, String>,
+    now: DateTime<Utc>,
+) -> Result<Parsed, Taken> {
+    let (serial, kind) = topic.map_err(|rejection| Taken::Rejected(rejection, None))?;
+    let Some(gateway_id) = gateways.get(serial.as_str()).cloned() else {
+        let rejection = Rejection::unknown_gateway(format!("no gateway is registered with serial {serial}"));
+        return Err(Taken::Rejected(rejection, None));
+    };
+    match uplink::parse(kind, &message.payload, now) {
+        Ok(uplink) => Ok(Parsed { gateway_id, serial, uplink }),
+        Err(rejection) => Err(Taken::Rejected(rejection, Some((gateway_id, serial.to_string())))),
+    }
+}
+
+/// The meter the uplink concerns, if any, or an unknown meter's rejection.
+async fn resolve(
+    tx: &mut Tx,
+    parsed: &Parsed,
+    meters: &HashMap<MeterRef, String>,
+) -> Result<Result<Option<String>, Rejection>, sqlx::Error> {
+    Ok(match &parsed.uplink.body {
+        // An ack names the command; the command knows its meter.
+        Body::Ack { command_id, .. } => Ok(commands::meter_of(tx, command_id).await?),
+        body => match meter_of(body) {
+            None => Ok(None),
+            Some(meter) => match meters.get(meter) {
+                Some(id) => Ok(Some(id.clone())),
+                None => Err(Rejection::new(
+                    wm_proto::v1::DeadLetterReason::UnknownMeter,
+                    format!("no meter is registered as {meter:?}"),
+                )),
             },
         },
-    };
-    if let Some(message_id) = uplink.message_id
-        && !telemetry::claim(tx, &gateway_id, message_id, now.timestamp_micros()).await?
-    {
-        return Ok(Taken::Duplicate);
+    })
+}
+
+/// Claims the message ids of the resolved messages; returns those that
+/// were new.
+async fn claim(
+    tx: &mut Tx,
+    resolved: &[Result<(Parsed, Option<String>), Taken>],
+    now: DateTime<Utc>,
+) -> Result<HashSet<(String, i64)>, sqlx::Error> {
+    let mut claims = Vec::new();
+    let mut listed = HashSet::new();
+    for (p, _) in resolved.iter().flatten() {
+        if let Some(message_id) = p.uplink.message_id
+            && listed.insert((p.gateway_id.as_str(), message_id))
+        {
+            claims.push((p.gateway_id.as_str(), message_id));
+        }
     }
-    let who = Resolved { gateway_id, gateway_serial: serial.to_string(), meter_id };
-    Ok(Taken::Accepted(events(&message.topic, &uplink, &who, now)))
+    telemetry::claim(tx, &claims, now.timestamp_micros()).await
 }
 
 fn meter_of(body: &Body) -> Option<&uplink::MeterRef> {

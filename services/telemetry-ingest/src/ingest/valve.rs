@@ -52,7 +52,7 @@ pub async fn close(
         request_id: Some(request_id.to_owned()),
     };
     let envelope = Envelope::new(meter_id, actor, Payload::ValveCommandIssued(issued)).with_occurred_at(now);
-    telemetry::persist(tx, &envelope).await?;
+    telemetry::persist_all(tx, std::slice::from_ref(&envelope)).await?;
     Ok(Some(envelope))
 }
 
@@ -92,7 +92,7 @@ async fn send_pending(ingest: &Ingest, link: &Link) -> Result<(), DispatchError>
         let envelope = Envelope::new(&command.meter_id, format!("service:{NAME}"), Payload::ValveCommandSent(sent))
             .with_occurred_at(ingest.clock.now());
         let mut tx = ingest.db.begin_write().await?;
-        telemetry::persist(&mut tx, &envelope).await?;
+        telemetry::persist_all(&mut tx, std::slice::from_ref(&envelope)).await?;
         outbox::stage(&mut tx, NAME, None, std::slice::from_ref(&envelope)).await?;
         tx.commit().await?;
         ingest.relay.wake();

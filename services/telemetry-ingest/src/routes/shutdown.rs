@@ -90,7 +90,7 @@ pub async fn patch(
         answered_by: caller.user_id.clone(),
     };
     let answered = Envelope::new(&meter_id, &caller.user_id, Payload::ShutdownAnswered(answer)).with_occurred_at(now);
-    telemetry::persist(&mut tx, &answered).await.map_err(|e| ApiError::storage(&e))?;
+    telemetry::persist_all(&mut tx, std::slice::from_ref(&answered)).await.map_err(|e| ApiError::storage(&e))?;
     let mut envelopes = vec![answered];
     if status == ShutdownAnswerStatus::Confirmed {
         let command = valve::close(&mut tx, &meter_id, &request_id, &caller.user_id, now)

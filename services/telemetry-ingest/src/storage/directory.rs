@@ -1,26 +1,53 @@
 //! The registered gateways and meters, as ingest knows them from the
 //! registry's events: what an uplink's serial and BLE address resolve to.
 
+use std::collections::{HashMap, HashSet};
 use wm_domain::{BleAddress, SerialNumber};
 use wm_proto::Payload;
-use wm_storage::{Tx, with_tx};
+
+use wm_storage::{
+    Tx,
+    bulk::{self, Rows},
+    query::Bind,
+    with_tx,
+};
 
 use super::execute;
 use crate::uplink::MeterRef;
 
-/// The id of the gateway with this serial.
-pub async fn gateway(tx: &mut Tx, serial: &SerialNumber) -> Result<Option<String>, sqlx::Error> {
-    let sql = "SELECT id FROM ingest_gateways WHERE serial_number = $1";
-    with_tx!(tx, conn => sqlx::query_scalar(sql).bind(serial.as_str()).fetch_optional(&mut **conn).await)
+/// The ids of the gateways with these serials, by serial.
+pub async fn gateways(tx: &mut Tx, serials: &HashSet<&str>) -> Result<HashMap<String, String>, sqlx::Error> {
+    let values = serials.iter().map(|s| Bind::from(*s)).collect();
+    let rows: Vec<(String, String)> =
+        bulk::fetch_in(tx, "SELECT serial_number, id FROM ingest_gateways", "serial_number", values).await?;
+    Ok(rows.into_iter().collect())
 }
 
-/// The id of the meter an uplink names.
-pub async fn meter(tx: &mut Tx, meter: &MeterRef) -> Result<Option<String>, sqlx::Error> {
-    let (sql, value) = match meter {
-        MeterRef::Ble(ble) => ("SELECT id FROM ingest_meters WHERE ble_address = $1", ble.as_str()),
-        MeterRef::Serial(serial) => ("SELECT id FROM ingest_meters WHERE serial_number = $1", serial.as_str()),
-    };
-    with_tx!(tx, conn => sqlx::query_scalar(sql).bind(value).fetch_optional(&mut **conn).await)
+/// The ids of the meters these references name.
+pub async fn meters(tx: &mut Tx, meters: &HashSet<&MeterRef>) -> Result<HashMap<MeterRef, String>, sqlx::Error> {
+    let (mut ble, mut serial) = (Vec::new(), Vec::new());
+    for meter in meters {
+        match meter {
+            MeterRef::Ble(address) => ble.push(Bind::from(address.as_str())),
+            MeterRef::Serial(number) => serial.push(Bind::from(number.as_str())),
+        }
+    }
+    let mut out = HashMap::new();
+    let by_ble: Vec<(String, String)> =
+        bulk::fetch_in(tx, "SELECT ble_address, id FROM ingest_meters", "ble_address", ble).await?;
+    for (address, id) in by_ble {
+        if let Ok(address) = BleAddress::parse(&address) {
+            out.insert(MeterRef::Ble(address), id);
+        }
+    }
+    let by_serial: Vec<(String, String)> =
+        bulk::fetch_in(tx, "SELECT serial_number, id FROM ingest_meters", "serial_number", serial).await?;
+    for (number, id) in by_serial {
+        if let Ok(number) = SerialNumber::parse(&number) {
+            out.insert(MeterRef::Serial(number), id);
+        }
+    }
+    Ok(out)
 }
 
 /// The BLE address and display name of a meter, for commands and
@@ -55,6 +82,27 @@ pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), sqlx::Error> {
         }
         _ => {}
     }
+    Ok(())
+}
+
+/// Loads new registrations in a few statements (`COPY` on PostgreSQL):
+/// `wmeter seed`.
+pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), sqlx::Error> {
+    let (mut gateways, mut meters) = (Rows::new(2), Rows::new(4));
+    for event in events {
+        match event {
+            Payload::GatewayRegistered(g) => gateways.push([(&g.id).into(), (&g.serial_number).into()]),
+            Payload::MeterRegistered(m) => meters.push([
+                (&m.id).into(),
+                (&m.serial_number).into(),
+                (&m.ble_address).into(),
+                (&m.device_name).into(),
+            ]),
+            _ => {}
+        }
+    }
+    bulk::copy(tx, "ingest_gateways", &["id", "serial_number"], gateways).await?;
+    bulk::copy(tx, "ingest_meters", &["id", "serial_number", "ble_address", "device_name"], meters).await?;
     Ok(())
 }
 

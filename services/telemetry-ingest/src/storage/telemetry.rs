@@ -3,52 +3,112 @@
 //! log; every write is keyed by the event id or the device, so applying an
 //! event twice changes nothing.
 
+use std::collections::HashSet;
 use wm_proto::{
     Envelope, Payload,
     v1::{ShutdownAnswerStatus, VolumeUnit},
 };
-use wm_storage::Tx;
+
+use wm_storage::{
+    Tx,
+    bulk::{self, Rows},
+    query::Bind,
+};
 
 use super::execute;
 
-/// Records that `(gateway_id, message_id)` was accepted; false when it
-/// already was (a resend).
-pub async fn claim(tx: &mut Tx, gateway_id: &str, message_id: u64, now_us: i64) -> Result<bool, sqlx::Error> {
-    let sql = "INSERT INTO ingest_messages (gateway_id, message_id, received_at) VALUES ($1, $2, $3) \
-               ON CONFLICT DO NOTHING";
-    let message_id = i64::try_from(message_id).unwrap_or(i64::MAX);
-    Ok(execute!(tx, sql, gateway_id, message_id, now_us)? > 0)
+/// Records that each `(gateway_id, message_id)` was accepted, and returns
+/// those that were not already (the others are resends). `claims` must not
+/// repeat a pair.
+pub async fn claim(tx: &mut Tx, claims: &[(&str, u64)], now_us: i64) -> Result<HashSet<(String, i64)>, sqlx::Error> {
+    let mut rows = Rows::new(3);
+    for (gateway_id, message_id) in claims {
+        rows.push([(*gateway_id).into(), Bind::Int(message_id_value(*message_id)), Bind::Int(now_us)]);
+    }
+    let head = "INSERT INTO ingest_messages (gateway_id, message_id, received_at)";
+    let tail = " ON CONFLICT DO NOTHING RETURNING gateway_id, message_id";
+    Ok(bulk::fetch(tx, head, tail, rows).await?.into_iter().collect())
 }
 
-/// Applies one telemetry or shutdown event to the read tables.
-pub async fn persist(tx: &mut Tx, envelope: &Envelope) -> Result<(), sqlx::Error> {
+/// A message id as stored (a signed 64-bit column).
+pub fn message_id_value(message_id: u64) -> i64 {
+    i64::try_from(message_id).unwrap_or(i64::MAX)
+}
+
+/// Applies telemetry and shutdown events to the read tables, in order. The
+/// append-only tables (activity, readings, discoveries), which no other
+/// event touches, take their rows in one statement each.
+pub async fn persist_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), sqlx::Error> {
+    for (table, columns, rows) in append_only(tx, envelopes).await? {
+        let head = format!("INSERT INTO {table} ({})", columns.join(", "));
+        bulk::execute(tx, &head, " ON CONFLICT DO NOTHING", rows).await?;
+    }
+    Ok(())
+}
+
+/// [`persist_all`] for events known to be new, as `wmeter seed` makes:
+/// the append-only rows are loaded with `COPY` on PostgreSQL.
+pub async fn load_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), sqlx::Error> {
+    for (table, columns, rows) in append_only(tx, envelopes).await? {
+        bulk::copy(tx, table, columns, rows).await?;
+    }
+    Ok(())
+}
+
+type TableRows = (&'static str, &'static [&'static str], Rows);
+
+/// The rows of the append-only tables, per table; the other events are
+/// persisted one by one on the way.
+async fn append_only(tx: &mut Tx, envelopes: &[Envelope]) -> Result<[TableRows; 4], sqlx::Error> {
+    let mut gateway_activity = Rows::new(6);
+    let mut ble_activity = Rows::new(5);
+    let mut readings = Rows::new(5);
+    let mut discoveries = Rows::new(5);
+    for envelope in envelopes {
+        let (Some(payload), Some(at)) = (&envelope.payload, envelope.occurred_at_utc()) else { continue };
+        let (id, at) = (Bind::from(&envelope.event_id), Bind::Int(at.timestamp_micros()));
+        match payload {
+            Payload::GatewayActivity(a) => gateway_activity.push([
+                id,
+                (&a.gateway_id).into(),
+                (&a.meter_id).into(),
+                (&a.mqtt_topic).into(),
+                (&a.action).into(),
+                at,
+            ]),
+            Payload::BleActivity(b) => {
+                ble_activity.push([id, (&b.gateway_id).into(), (&b.meter_id).into(), Bind::Int(b.rssi.into()), at]);
+            }
+            Payload::ReadingReceived(r) => {
+                let per_unit = if r.unit() == VolumeUnit::Millilitre { 1 } else { 1000 };
+                let ml = i64::try_from(r.record).unwrap_or(i64::MAX).saturating_mul(per_unit);
+                readings.push([id, (&r.meter_id).into(), (&r.gateway_id).into(), Bind::Int(ml), at]);
+            }
+            Payload::PeripheralDiscovered(d) => {
+                discoveries.push([id, (&d.gateway_id).into(), (&d.device_name).into(), (&d.ble_address).into(), at])
+            }
+            _ => persist_one(tx, envelope).await?,
+        }
+    }
+    Ok([
+        (
+            "gateway_activity",
+            &["event_id", "gateway_id", "meter_id", "mqtt_topic", "action", "occurred_at"],
+            gateway_activity,
+        ),
+        ("ble_activity", &["event_id", "gateway_id", "meter_id", "rssi", "occurred_at"], ble_activity),
+        ("readings", &["event_id", "meter_id", "gateway_id", "record_ml", "occurred_at"], readings),
+        ("discoveries", &["event_id", "gateway_id", "device_name", "ble_address", "occurred_at"], discoveries),
+    ])
+}
+
+/// Applies one event that is not for an append-only table.
+async fn persist_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), sqlx::Error> {
     let (Some(payload), Some(at)) = (&envelope.payload, envelope.occurred_at_utc()) else { return Ok(()) };
-    let (id, at) = (envelope.event_id.as_str(), at.timestamp_micros());
+    let at = at.timestamp_micros();
     match payload {
-        Payload::GatewayActivity(a) => {
-            let sql = "INSERT INTO gateway_activity (event_id, gateway_id, meter_id, mqtt_topic, action, occurred_at) \
-                       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING";
-            execute!(tx, sql, id, &a.gateway_id, &a.meter_id, &a.mqtt_topic, &a.action, at)?;
-        }
-        Payload::BleActivity(b) => {
-            let sql = "INSERT INTO ble_activity (event_id, gateway_id, meter_id, rssi, occurred_at) \
-                       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING";
-            execute!(tx, sql, id, &b.gateway_id, &b.meter_id, b.rssi, at)?;
-        }
-        Payload::ReadingReceived(r) => {
-            let per_unit = if r.unit() == VolumeUnit::Millilitre { 1 } else { 1000 };
-            let ml = i64::try_from(r.record).unwrap_or(i64::MAX).saturating_mul(per_unit);
-            let sql = "INSERT INTO readings (event_id, meter_id, gateway_id, record_ml, occurred_at) \
-                       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING";
-            execute!(tx, sql, id, &r.meter_id, &r.gateway_id, ml, at)?;
-        }
         Payload::AlertRaised(a) => alert(tx, &a.meter_id, &a.alert_type, true, at).await?,
         Payload::AlertCleared(a) => alert(tx, &a.meter_id, &a.alert_type, false, at).await?,
-        Payload::PeripheralDiscovered(d) => {
-            let sql = "INSERT INTO discoveries (event_id, gateway_id, device_name, ble_address, occurred_at) \
-                       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING";
-            execute!(tx, sql, id, &d.gateway_id, &d.device_name, &d.ble_address, at)?;
-        }
         Payload::ShutdownRequested(s) => {
             let sql = "INSERT INTO shutdown_requests (request_id, meter_id, gateway_id, status, requested_at) \
                        VALUES ($1, $2, $3, 'requested', $4) ON CONFLICT DO NOTHING";

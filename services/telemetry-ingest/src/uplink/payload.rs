@@ -37,7 +37,7 @@ pub enum Body {
 }
 
 /// How an uplink names a meter.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MeterRef {
     Ble(BleAddress),
     Serial(SerialNumber),

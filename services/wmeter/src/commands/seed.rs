@@ -1,10 +1,13 @@
-//! `wmeter seed`: a synthetic network in an empty embedded database, for
-//! benchmarks at scale. Devices and readings go through the services' own
-//! storage functions (the ones their projections call), in transactions of
-//! `--batch` rows, but not through the event log: a `wmeter replay`
-//! afterwards would rebuild the tables without them.
+//! `wmeter seed`: a synthetic network in an empty database, for benchmarks
+//! at scale. Devices and readings go through the services' own storage
+//! functions, the bulk ones (multi-row statements on SQLite, `COPY` on
+//! PostgreSQL), in transactions of `--batch` rows, but not through the event
+//! log: a `wmeter replay` afterwards would rebuild the tables without them.
 
-use std::time::{Duration, Instant};
+use std::{
+    ops::Range,
+    time::{Duration, Instant},
+};
 
 use anyhow::{Context, ensure};
 use chrono::{DateTime, Utc};
@@ -36,12 +39,14 @@ pub async fn run(settings: Settings, args: SeedArgs) -> anyhow::Result<()> {
     let net = Network { gateways: args.gateways, meters: args.meters, now: Utc::now() };
     let started = Instant::now();
     let devices = u64::from(args.gateways) + u64::from(args.meters);
-    batches(&db, devices, args.batch, "devices", async |tx: &mut Tx, i| net.register(tx, i).await).await?;
+    batches(&db, devices, args.batch, "devices", async |tx: &mut Tx, range| net.register(tx, range).await).await?;
     let registered = started.elapsed();
     println!("seeded {} gateways and {} water meters in {}", args.gateways, args.meters, rate(devices, registered));
     let readings = Instant::now();
-    batches(&db, args.readings, args.batch, "readings", async |tx: &mut Tx, i| net.reading(tx, i, args.readings).await)
-        .await?;
+    batches(&db, args.readings, args.batch, "readings", async |tx: &mut Tx, range| {
+        net.readings(tx, range, args.readings).await
+    })
+    .await?;
     println!("seeded {} readings in {}", args.readings, rate(args.readings, readings.elapsed()));
     db.close().await;
     Ok(())
@@ -51,23 +56,21 @@ fn rate(count: u64, took: Duration) -> String {
     format!("{:.1} s ({:.0} a second)", took.as_secs_f64(), count as f64 / took.as_secs_f64().max(1e-9))
 }
 
-/// Runs `write(tx, i)` for each `i` in `0..count`, `batch` to a transaction,
-/// reporting progress on standard error every 10 s.
+/// Runs `write(tx, range)` over `0..count` in ranges of `batch`, a
+/// transaction each, reporting progress on standard error every 10 s.
 async fn batches(
     db: &Db,
     count: u64,
     batch: u32,
     what: &str,
-    write: impl AsyncFn(&mut Tx, u64) -> anyhow::Result<()>,
+    write: impl AsyncFn(&mut Tx, Range<u64>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let mut next_report = Instant::now() + Duration::from_secs(10);
     let mut i = 0;
     while i < count {
         let end = (i + u64::from(batch)).min(count);
         let mut tx = db.begin_write().await?;
-        for n in i..end {
-            write(&mut tx, n).await?;
-        }
+        write(&mut tx, i..end).await?;
         tx.commit().await?;
         i = end;
         if Instant::now() >= next_report {
@@ -111,9 +114,18 @@ impl Network {
         Some(wm_proto::time::to_timestamp(at))
     }
 
-    /// Device `i`: the gateways first, then the meters.
-    async fn register(&self, tx: &mut Tx, i: u64) -> anyhow::Result<()> {
-        let payload = if i < u64::from(self.gateways) {
+    /// Devices `range`: the gateways first, then the meters.
+    async fn register(&self, tx: &mut Tx, range: Range<u64>) -> anyhow::Result<()> {
+        let events: Vec<Payload> = range.map(|i| self.device(i)).collect();
+        wm_device_registry::storage::devices::load(tx, &events).await?;
+        wm_telemetry_ingest::storage::directory::load(tx, &events).await?;
+        wm_notification::storage::directory::load(tx, &events).await?;
+        Ok(())
+    }
+
+    /// Device `i`'s registration.
+    fn device(&self, i: u64) -> Payload {
+        if i < u64::from(self.gateways) {
             Payload::GatewayRegistered(GatewayRegistered {
                 id: Self::gateway_id(i),
                 serial_number: format!("SG{i:08}"),
@@ -135,17 +147,24 @@ impl Network {
                 device_name: format!("W-SM{m:08}"),
                 registered_at: self.registered_at(m),
             })
-        };
-        wm_device_registry::storage::devices::persist(tx, &payload).await?;
-        wm_telemetry_ingest::storage::directory::apply(tx, &payload).await?;
-        wm_notification::storage::directory::apply(tx, &payload).await?;
+        }
+    }
+
+    /// Readings `range` of `count`, as the events ingest would make of their
+    /// uplinks, applied to ingest's read tables and the registry's state.
+    async fn readings(&self, tx: &mut Tx, range: Range<u64>, count: u64) -> anyhow::Result<()> {
+        let mut envelopes = Vec::new();
+        for i in range {
+            envelopes.extend(self.reading(i, count)?);
+        }
+        wm_telemetry_ingest::storage::telemetry::load_all(tx, &envelopes).await?;
+        wm_device_registry::projections::state::apply_all(tx, &envelopes).await?;
         Ok(())
     }
 
     /// Reading `i` of `count`: meter `i % meters`, heard by its own
-    /// gateway, the events ingest would make of the uplink, applied to
-    /// ingest's read tables and the registry's device state.
-    async fn reading(&self, tx: &mut Tx, i: u64, count: u64) -> anyhow::Result<()> {
+    /// gateway, spread evenly over the last [`READINGS_SPAN`].
+    fn reading(&self, i: u64, count: u64) -> anyhow::Result<Vec<wm_proto::Envelope>> {
         let m = i % u64::from(self.meters);
         let g = m % u64::from(self.gateways);
         let at = self.now - READINGS_SPAN
@@ -154,7 +173,7 @@ impl Network {
             );
         let serial = format!("SG{g:08}");
         let uplink = Uplink {
-            message_id: Some(i / u64::from(self.gateways) + 1),
+            message_id: Some(i + 1),
             timestamp: Some(at),
             body: Body::Reading {
                 meter: MeterRef::Ble(BleAddress::parse(&address(0xC0, m))?),
@@ -167,10 +186,6 @@ impl Network {
             gateway_serial: serial.clone(),
             meter_id: Some(Self::meter_id(m)),
         };
-        for envelope in events(&format!("wmeter/v1/gw/{serial}/reading"), &uplink, &who, at) {
-            wm_telemetry_ingest::storage::telemetry::persist(tx, &envelope).await?;
-            wm_device_registry::projections::state::apply_one(tx, &envelope).await?;
-        }
-        Ok(())
+        Ok(events(&format!("wmeter/v1/gw/{serial}/reading"), &uplink, &who, at))
     }
 }

@@ -40,6 +40,7 @@ macro_rules! suite_tests {
             bad_input::bad_paths_and_queries_get_400,
             bad_input::bad_bodies_get_400_and_huge_ones_413,
             search::text_search_finds_names_and_identifiers,
+            search::search_follows_edits_and_deletions,
             search::radius_adds_the_devices_around_each_match,
             sessions::login_refresh_logout_then_the_session_is_dead,
             sessions::replaying_a_rotated_refresh_token_kills_the_family,

@@ -1,6 +1,8 @@
 //! Search by serial, IMEI, phone, address without colons, and radius.
 
+use reqwest::Method;
 use serde_json::{Value, json};
+use wm_http::auth::Role;
 
 use super::{address, gateway_body, ids, meter_body, register, target::Target};
 
@@ -52,6 +54,29 @@ pub async fn text_search_finds_names_and_identifiers(t: &Target) {
     let meter_result = kinds.as_array().unwrap().iter().find(|d| d["_id"] == json!(meter)).unwrap();
     assert!(meter_result.get("imei").is_none(), "a meter has no imei: {meter_result}");
     assert_eq!(search(t, "   ", 150).await, json!([]));
+}
+
+/// The search index follows the devices: an edited phone number is found
+/// under the new number only, a deleted device not at all; short and
+/// odd terms are answered, not refused.
+pub async fn search_follows_edits_and_deletions(t: &Target) {
+    let n = t.n(40);
+    let gateway = register(t, "gateways", gateway_body(n)).await;
+    let meter = register(t, "wmeters", meter_body(n)).await;
+    let (old_phone, new_phone) = (format!("06{n:08}"), format!("07{n:08}"));
+    let path = format!("/api/proxy/gateways/{gateway}");
+    let edited = t.send_as(Role::Operator, Method::PATCH, &path, Some(json!({"phoneNumber": new_phone}))).await;
+    assert_eq!(edited.status(), 200);
+    assert_eq!(ids(&search(t, &new_phone, 0).await), std::slice::from_ref(&gateway));
+    assert_eq!(ids(&search(t, &old_phone, 0).await), Vec::<String>::new(), "the old number is forgotten");
+
+    let deleted = t.send_as(Role::Operator, Method::DELETE, &format!("/api/proxy/wmeters/{meter}"), None).await;
+    assert_eq!(deleted.status(), 204);
+    assert_eq!(ids(&search(t, &format!("WM{n:08}"), 0).await), Vec::<String>::new(), "a deleted meter is not found");
+
+    for odd in ["G", "GW", "\"", "50%", "a_b", "\\", "'; DROP"] {
+        assert!(search(t, odd, 0).await.is_array(), "{odd}");
+    }
 }
 
 pub async fn radius_adds_the_devices_around_each_match(t: &Target) {

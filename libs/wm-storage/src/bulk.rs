@@ -1,0 +1,208 @@
+//! Many rows in a few statements. Each statement is a round trip to
+//! PostgreSQL, and on SQLite two thread hand-offs to the connection's worker
+//! (docs/performance.md §1), so a batch's rows go as multi-row
+//! `… VALUES (…), (…) …` statements, and an empty table is loaded with
+//! `COPY` on PostgreSQL.
+
+use std::fmt::Write;
+
+use crate::{Tx, bind_each, query::Bind, query::Row, with_tx};
+
+/// Most values bound in one statement: under SQLite's 32,766 and
+/// PostgreSQL's 65,535.
+const MAX_BINDS: usize = 30_000;
+
+/// Rows of `width` values, in order.
+#[derive(Clone, Debug)]
+pub struct Rows {
+    width: usize,
+    values: Vec<Bind>,
+}
+
+impl Rows {
+    pub fn new(width: usize) -> Self {
+        Self { width: width.max(1), values: Vec::new() }
+    }
+
+    /// Adds a row; it must hold `width` values.
+    pub fn push(&mut self, row: impl IntoIterator<Item = Bind>) {
+        let before = self.values.len();
+        self.values.extend(row);
+        debug_assert_eq!(self.values.len() - before, self.width, "a row of the wrong width");
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len() / self.width
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// `head VALUES ($1, $2), ($3, $4) tail`, as many statements as the
+    /// bind limit needs.
+    fn statements(self, head: &str, tail: &str) -> Vec<(String, Vec<Bind>)> {
+        let per_statement = (MAX_BINDS / self.width).max(1) * self.width;
+        let mut out = Vec::new();
+        let mut values = self.values.into_iter().peekable();
+        while values.peek().is_some() {
+            let chunk: Vec<Bind> = values.by_ref().take(per_statement).collect();
+            let mut sql = format!("{head} VALUES ");
+            for row in 0..chunk.len() / self.width {
+                sql.push_str(if row == 0 { "(" } else { ", (" });
+                for column in 0..self.width {
+                    let sep = if column == 0 { "" } else { ", " };
+                    let _ = write!(sql, "{sep}${}", row * self.width + column + 1);
+                }
+                sql.push(')');
+            }
+            sql.push_str(tail);
+            out.push((sql, chunk));
+        }
+        out
+    }
+}
+
+/// Runs `head VALUES (…), (…) tail` over `rows` (an `INSERT`, or an
+/// `UPDATE … FROM (VALUES …) AS v …` whose values are `v.column1…`).
+/// Returns the rows changed.
+pub async fn execute(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<u64, sqlx::Error> {
+    let mut changed = 0;
+    for (sql, binds) in rows.statements(head, tail) {
+        changed += with_tx!(tx, conn => bind_each!(sqlx::query(sqlx::AssertSqlSafe(sql)), binds)
+            .execute(&mut **conn)
+            .await
+            .map(|r| r.rows_affected()))?;
+    }
+    Ok(changed)
+}
+
+/// Like [`execute`], returning what the statements select (`RETURNING …`,
+/// or a `SELECT … FROM (VALUES …)`).
+pub async fn fetch<T: Row>(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<Vec<T>, sqlx::Error> {
+    let mut out = Vec::new();
+    for (sql, binds) in rows.statements(head, tail) {
+        out.extend(with_tx!(tx, conn => bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), binds)
+            .fetch_all(&mut **conn)
+            .await)?);
+    }
+    Ok(out)
+}
+
+/// The rows of `select` whose `column` is one of `values`:
+/// `select WHERE column IN (…)`, in as many statements as needed.
+pub async fn fetch_in<T: Row>(
+    tx: &mut Tx,
+    select: &str,
+    column: &str,
+    values: Vec<Bind>,
+) -> Result<Vec<T>, sqlx::Error> {
+    let mut out = Vec::new();
+    for chunk in values.chunks(MAX_BINDS) {
+        let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!("{select} WHERE {column} IN ({})", placeholders.join(", "));
+        out.extend(with_tx!(tx, conn => bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), chunk.iter().cloned())
+            .fetch_all(&mut **conn)
+            .await)?);
+    }
+    Ok(out)
+}
+
+/// Loads `rows` into `table`'s `columns`: `COPY … FROM STDIN` on
+/// PostgreSQL, multi-row `INSERT`s on SQLite. For loading, not for rows that
+/// may already be there: `COPY` has no `ON CONFLICT`.
+pub async fn copy(tx: &mut Tx, table: &str, columns: &[&str], rows: Rows) -> Result<u64, sqlx::Error> {
+    match tx {
+        Tx::Sqlite(_) => {
+            let head = format!("INSERT INTO {table} ({})", columns.join(", "));
+            execute(tx, &head, "", rows).await
+        }
+        Tx::Postgres(conn) => {
+            let statement = format!("COPY {table} ({}) FROM STDIN", columns.join(", "));
+            let mut copy = conn.copy_in_raw(&statement).await?;
+            let mut text = String::new();
+            for (i, value) in rows.values.iter().enumerate() {
+                if i > 0 {
+                    text.push(if i % rows.width == 0 { '\n' } else { '\t' });
+                }
+                copy_text(&mut text, value);
+                if text.len() >= 1 << 20 {
+                    copy.send(std::mem::take(&mut text).into_bytes()).await?;
+                }
+            }
+            if !rows.values.is_empty() {
+                text.push('\n');
+            }
+            copy.send(text.into_bytes()).await?;
+            copy.finish().await
+        }
+    }
+}
+
+/// A value in `COPY`'s text format.
+fn copy_text(out: &mut String, value: &Bind) {
+    match value {
+        Bind::Int(v) => {
+            let _ = write!(out, "{v}");
+        }
+        Bind::Real(v) => {
+            let _ = write!(out, "{v:?}");
+        }
+        Bind::Bool(v) => out.push(if *v { 't' } else { 'f' }),
+        Bind::Text(v) => {
+            for c in v.chars() {
+                match c {
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    c => out.push(c),
+                }
+            }
+        }
+        Bind::Bytes(v) => {
+            out.push_str("\\\\x");
+            for b in v {
+                let _ = write!(out, "{b:02x}");
+            }
+        }
+        Bind::NullInt | Bind::NullReal | Bind::NullText => out.push_str("\\N"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_become_numbered_value_lists_within_the_bind_limit() {
+        let mut rows = Rows::new(2);
+        rows.push([Bind::Int(1), Bind::from("a")]);
+        rows.push([Bind::Int(2), Bind::NullText]);
+        let statements = rows.statements("INSERT INTO t (a, b)", " ON CONFLICT DO NOTHING");
+        assert_eq!(statements.len(), 1);
+        assert_eq!(statements[0].0, "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4) ON CONFLICT DO NOTHING");
+        assert_eq!(statements[0].1, vec![Bind::Int(1), Bind::from("a"), Bind::Int(2), Bind::NullText]);
+
+        let mut many = Rows::new(7);
+        for i in 0..10_000 {
+            many.push((0..7).map(|c| Bind::Int(i * 7 + c)));
+        }
+        let statements = many.statements("INSERT INTO t", "");
+        let sizes: Vec<usize> = statements.iter().map(|(_, binds)| binds.len()).collect();
+        assert_eq!(sizes, vec![29_995, 29_995, 10_010]);
+        assert!(statements[2].0.ends_with("($10004, $10005, $10006, $10007, $10008, $10009, $10010)"));
+    }
+
+    #[test]
+    fn copy_text_escapes_what_the_format_reserves() {
+        let mut out = String::new();
+        for value in
+            [Bind::from("a\tb\\c\nd"), Bind::NullText, Bind::Bool(true), Bind::Bytes(vec![0, 255]), Bind::Real(1.0)]
+        {
+            copy_text(&mut out, &value);
+            out.push('|');
+        }
+        assert_eq!(out, "a\\tb\\\\c\\nd|\\N|t|\\\\x00ff|1.0|");
+    }
+}
