@@ -6,7 +6,12 @@
 
 use std::collections::BTreeMap;
 
-use wm_storage::{Migration, Migrations, Tx, with_tx};
+use wm_storage::{
+    Migration, Migrations, Tx,
+    bulk::{self, Rows},
+    query::Bind,
+    with_tx,
+};
 
 use crate::{Record, TopicPartition, record::next_offsets};
 
@@ -42,20 +47,15 @@ pub async fn unapplied<'r>(
 /// Records that `projection` has applied `records`, in the transaction that
 /// applied them. Checkpoints only move forward.
 pub async fn advance(tx: &mut Tx, projection: &str, records: &[Record]) -> Result<(), sqlx::Error> {
-    let sql = "INSERT INTO projection_checkpoints (projection, topic, partition_id, next_offset) \
-               VALUES ($1, $2, $3, $4) ON CONFLICT (projection, topic, partition_id) \
-               DO UPDATE SET next_offset = excluded.next_offset \
-               WHERE projection_checkpoints.next_offset < excluded.next_offset";
+    let mut rows = Rows::new(4);
     for (tp, next) in next_offsets(records) {
-        with_tx!(tx, conn => sqlx::query(sql)
-            .bind(projection)
-            .bind(&tp.topic)
-            .bind(tp.partition)
-            .bind(next)
-            .execute(&mut **conn)
-            .await
-            .map(|r| r.rows_affected()))?;
+        rows.push([projection.into(), tp.topic.into(), Bind::Int(tp.partition.into()), Bind::Int(next)]);
     }
+    let tail = " ON CONFLICT (projection, topic, partition_id) \
+                DO UPDATE SET next_offset = excluded.next_offset \
+                WHERE projection_checkpoints.next_offset < excluded.next_offset";
+    bulk::execute(tx, "INSERT INTO projection_checkpoints (projection, topic, partition_id, next_offset)", tail, rows)
+        .await?;
     Ok(())
 }
 

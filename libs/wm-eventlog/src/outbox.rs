@@ -159,6 +159,10 @@ impl Relay {
         // still open during the SELECT can commit a lower `seq` afterwards.
         let placeholders: Vec<String> = (1..=rows.len()).map(|i| format!("${i}")).collect();
         let sql = format!("DELETE FROM event_outbox WHERE seq IN ({})", placeholders.join(", "));
+        let _writer = match &self.db {
+            Db::Sqlite(pool) => Some(wm_storage::sqlite_writer(pool).lock_owned().await),
+            Db::Postgres(_) => None,
+        };
         with_pool!(&self.db, pool => {
             let mut delete = sqlx::query(sqlx::AssertSqlSafe(sql.clone()));
             for (seq, ..) in &rows {

@@ -40,8 +40,8 @@ impl Rows {
     }
 
     /// `head VALUES ($1, $2), ($3, $4) tail`, as many statements as the
-    /// bind limit needs.
-    fn statements(self, head: &str, tail: &str) -> Vec<(String, Vec<Bind>)> {
+    /// bind limit needs; `?` instead of `$n` when `anonymous`.
+    fn statements(self, head: &str, tail: &str, anonymous: bool) -> Vec<(String, Vec<Bind>)> {
         let per_statement = (MAX_BINDS / self.width).max(1) * self.width;
         let mut out = Vec::new();
         let mut values = self.values.into_iter().peekable();
@@ -52,7 +52,8 @@ impl Rows {
                 sql.push_str(if row == 0 { "(" } else { ", (" });
                 for column in 0..self.width {
                     let sep = if column == 0 { "" } else { ", " };
-                    let _ = write!(sql, "{sep}${}", row * self.width + column + 1);
+                    sql.push_str(sep);
+                    push_placeholder(&mut sql, row * self.width + column + 1, anonymous);
                 }
                 sql.push(')');
             }
@@ -63,12 +64,27 @@ impl Rows {
     }
 }
 
+/// SQLite finds the index of a `$n` parameter by a linear search of the
+/// statement's names, which makes binding thousands of them quadratic; plain
+/// `?`s are bound in order without a name. PostgreSQL knows only `$n`.
+fn anonymous(tx: &Tx) -> bool {
+    matches!(tx, Tx::Sqlite(..))
+}
+
+fn push_placeholder(sql: &mut String, n: usize, anonymous: bool) {
+    if anonymous {
+        sql.push('?');
+    } else {
+        let _ = write!(sql, "${n}");
+    }
+}
+
 /// Runs `head VALUES (…), (…) tail` over `rows` (an `INSERT`, or an
 /// `UPDATE … FROM (VALUES …) AS v …` whose values are `v.column1…`).
-/// Returns the rows changed.
+/// `head` and `tail` hold no placeholders. Returns the rows changed.
 pub async fn execute(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<u64, sqlx::Error> {
     let mut changed = 0;
-    for (sql, binds) in rows.statements(head, tail) {
+    for (sql, binds) in rows.statements(head, tail, anonymous(tx)) {
         changed += with_tx!(tx, conn => bind_each!(sqlx::query(sqlx::AssertSqlSafe(sql)), binds)
             .execute(&mut **conn)
             .await
@@ -81,7 +97,7 @@ pub async fn execute(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<
 /// or a `SELECT … FROM (VALUES …)`).
 pub async fn fetch<T: Row>(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<Vec<T>, sqlx::Error> {
     let mut out = Vec::new();
-    for (sql, binds) in rows.statements(head, tail) {
+    for (sql, binds) in rows.statements(head, tail, anonymous(tx)) {
         out.extend(with_tx!(tx, conn => bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), binds)
             .fetch_all(&mut **conn)
             .await)?);
@@ -98,9 +114,16 @@ pub async fn fetch_in<T: Row>(
     values: Vec<Bind>,
 ) -> Result<Vec<T>, sqlx::Error> {
     let mut out = Vec::new();
+    let anonymous = anonymous(tx);
     for chunk in values.chunks(MAX_BINDS) {
-        let placeholders: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = format!("{select} WHERE {column} IN ({})", placeholders.join(", "));
+        let mut sql = format!("{select} WHERE {column} IN (");
+        for i in 1..=chunk.len() {
+            if i > 1 {
+                sql.push_str(", ");
+            }
+            push_placeholder(&mut sql, i, anonymous);
+        }
+        sql.push(')');
         out.extend(with_tx!(tx, conn => bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), chunk.iter().cloned())
             .fetch_all(&mut **conn)
             .await)?);
@@ -113,7 +136,7 @@ pub async fn fetch_in<T: Row>(
 /// may already be there: `COPY` has no `ON CONFLICT`.
 pub async fn copy(tx: &mut Tx, table: &str, columns: &[&str], rows: Rows) -> Result<u64, sqlx::Error> {
     match tx {
-        Tx::Sqlite(_) => {
+        Tx::Sqlite(..) => {
             let head = format!("INSERT INTO {table} ({})", columns.join(", "));
             execute(tx, &head, "", rows).await
         }
@@ -179,7 +202,9 @@ mod tests {
         let mut rows = Rows::new(2);
         rows.push([Bind::Int(1), Bind::from("a")]);
         rows.push([Bind::Int(2), Bind::NullText]);
-        let statements = rows.statements("INSERT INTO t (a, b)", " ON CONFLICT DO NOTHING");
+        let sqlite = rows.clone().statements("INSERT INTO t (a, b)", "", true);
+        assert_eq!(sqlite[0].0, "INSERT INTO t (a, b) VALUES (?, ?), (?, ?)");
+        let statements = rows.statements("INSERT INTO t (a, b)", " ON CONFLICT DO NOTHING", false);
         assert_eq!(statements.len(), 1);
         assert_eq!(statements[0].0, "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4) ON CONFLICT DO NOTHING");
         assert_eq!(statements[0].1, vec![Bind::Int(1), Bind::from("a"), Bind::Int(2), Bind::NullText]);
@@ -188,7 +213,7 @@ mod tests {
         for i in 0..10_000 {
             many.push((0..7).map(|c| Bind::Int(i * 7 + c)));
         }
-        let statements = many.statements("INSERT INTO t", "");
+        let statements = many.statements("INSERT INTO t", "", false);
         let sizes: Vec<usize> = statements.iter().map(|(_, binds)| binds.len()).collect();
         assert_eq!(sizes, vec![29_995, 29_995, 10_010]);
         assert!(statements[2].0.ends_with("($10004, $10005, $10006, $10007, $10008, $10009, $10010)"));

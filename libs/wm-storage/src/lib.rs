@@ -21,4 +21,4 @@ pub use db::{Backend, Db};
 pub use error::{StorageError, is_unavailable};
 pub use migrate::{Migration, Migrations};
 pub use settings::{DatabaseSettings, redact};
-pub use tx::Tx;
+pub use tx::{Tx, sqlite_writer};

@@ -1,15 +1,35 @@
 //! Transactions on either backend, written once with [`with_tx!`](crate::with_tx).
 
-use sqlx::{Postgres, Sqlite, Transaction};
+use std::{
+    collections::HashMap,
+    path::PathBuf,
+    sync::{Arc, LazyLock, Mutex},
+};
+
+use sqlx::{Postgres, Sqlite, SqlitePool, Transaction};
+use tokio::sync::OwnedMutexGuard;
 
 use crate::Db;
 
 /// An open transaction on one of the two databases. Dropped without
-/// [`commit`](Tx::commit), it rolls back.
+/// [`commit`](Tx::commit), it rolls back. A SQLite one holds its database's
+/// [`sqlite_writer`] lock until then.
 #[derive(Debug)]
 pub enum Tx {
-    Sqlite(Transaction<'static, Sqlite>),
+    Sqlite(Transaction<'static, Sqlite>, OwnedMutexGuard<()>),
     Postgres(Transaction<'static, Postgres>),
+}
+
+/// The lock that serializes this process's writes to the SQLite file of
+/// `pool`. SQLite admits one writer at a time, and a second one waits in its
+/// busy handler, which sleeps (1 ms, then longer, up to 100 ms) and polls:
+/// under a steady load the CPUs idle while writers sleep. Queued on this
+/// lock instead, the next writer starts the moment the last one commits.
+pub fn sqlite_writer(pool: &SqlitePool) -> Arc<tokio::sync::Mutex<()>> {
+    static WRITERS: LazyLock<Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>> = LazyLock::new(Default::default);
+    let file = pool.connect_options().get_filename().to_path_buf();
+    let mut writers = WRITERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    writers.entry(file).or_default().clone()
 }
 
 /// Runs `$body` with `$conn` bound to the connection of whichever
@@ -22,7 +42,7 @@ pub enum Tx {
 macro_rules! with_tx {
     ($tx:expr, $conn:ident => $body:expr) => {
         match $tx {
-            $crate::Tx::Sqlite($conn) => $body,
+            $crate::Tx::Sqlite($conn, _) => $body,
             $crate::Tx::Postgres($conn) => $body,
         }
     };
@@ -34,7 +54,10 @@ impl Db {
     /// busy database; on PostgreSQL it is an ordinary `BEGIN`.
     pub async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
         match self {
-            Db::Sqlite(pool) => pool.begin_with("BEGIN IMMEDIATE").await.map(Tx::Sqlite),
+            Db::Sqlite(pool) => {
+                let writer = sqlite_writer(pool).lock_owned().await;
+                Ok(Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?, writer))
+            }
             Db::Postgres(pool) => pool.begin().await.map(Tx::Postgres),
         }
     }

@@ -6,13 +6,16 @@
 //!   sightings, and notifies a lost gateway's return;
 //! - `notification.inbox` rebuilds the notifications from their own events.
 
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 use wm_eventlog::{
     Record,
     envelopes::decode,
     projection::{ApplyError, Effects, Projection},
 };
-use wm_proto::{Payload, topics};
+use wm_proto::{Envelope, Payload, topics};
+use wm_storage::Tx;
 
 use crate::{
     rules,
@@ -74,19 +77,20 @@ impl Projection for DirectoryProjection {
         let state = &self.0;
         let mut tx = state.db.begin_write().await?;
         let mut created = Vec::new();
+        // Runs of gateway activity are written once per gateway; any other
+        // event first writes the run before it, so the order holds.
+        let mut run = SeenRun::default();
         for envelope in records.iter().filter_map(decode) {
             let Some(payload) = &envelope.payload else { continue };
             if let Payload::GatewayActivity(activity) = payload {
                 let at = envelope.recorded_at_utc().map_or(0, |t| t.timestamp_micros());
-                let back = directory::gateway_seen(&mut tx, &activity.gateway_id, at).await?;
-                if back && effects == Effects::Live {
-                    let subject = rules::gateway(&activity.gateway_id, false);
-                    created.extend(rules::notify(&mut tx, &envelope.event_id, &subject, state.clock.now()).await?);
-                }
+                run.add(&activity.gateway_id, at, &envelope.event_id);
             } else {
+                created.extend(run.flush(&mut tx, state, effects).await?);
                 directory::apply(&mut tx, payload).await?;
             }
         }
+        created.extend(run.flush(&mut tx, state, effects).await?);
         stage(&mut tx, &created).await?;
         tx.commit().await?;
         state.relay.wake();
@@ -133,5 +137,47 @@ impl Projection for InboxProjection {
         inbox::reset(&mut tx).await?;
         tx.commit().await?;
         Ok(())
+    }
+}
+
+/// Gateway activity not written yet: each gateway's latest time, and the
+/// first event that heard it (the one a "back" notification answers).
+#[derive(Default)]
+struct SeenRun {
+    latest: HashMap<String, i64>,
+    first_event: HashMap<String, String>,
+}
+
+impl SeenRun {
+    fn add(&mut self, gateway_id: &str, at: i64, event_id: &str) {
+        let latest = self.latest.entry(gateway_id.to_owned()).or_insert(at);
+        *latest = (*latest).max(at);
+        self.first_event.entry(gateway_id.to_owned()).or_insert_with(|| event_id.to_owned());
+    }
+
+    /// Writes the run; returns the notifications of the gateways that are back.
+    async fn flush(
+        &mut self,
+        tx: &mut Tx,
+        state: &NotificationState,
+        effects: Effects,
+    ) -> Result<Vec<Envelope>, ApplyError> {
+        if self.latest.is_empty() {
+            return Ok(Vec::new());
+        }
+        let back = directory::gateways_seen(tx, &self.latest).await?;
+        let mut created = Vec::new();
+        if effects == Effects::Live {
+            let mut back: Vec<&String> = back.iter().collect();
+            back.sort();
+            for gateway_id in back {
+                let event_id = self.first_event.get(gateway_id).map_or("", String::as_str);
+                let subject = rules::gateway(gateway_id, false);
+                created.extend(rules::notify(tx, event_id, &subject, state.clock.now()).await?);
+            }
+        }
+        self.latest.clear();
+        self.first_event.clear();
+        Ok(created)
     }
 }

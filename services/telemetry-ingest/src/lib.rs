@@ -32,7 +32,7 @@ use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
 use wm_storage::{Db, Migration, Migrations};
 
 use crate::{
-    ingest::{Ingest, metrics::IngestMetrics},
+    ingest::{Ingest, metrics::IngestMetrics, worker::Acks},
     mqtt::{
         broker::{BrokerError, EmbeddedBroker},
         link::{Link, Login},
@@ -163,9 +163,11 @@ pub async fn start_mqtt(settings: &MqttSettings, ingest: Ingest, stop: Cancellat
         "" => uplink::topic::UPLINKS.to_owned(),
         group => format!("$share/{group}/{}", uplink::topic::UPLINKS),
     };
-    let (link, deliveries) = Link::subscribe(&login, filter, stop.clone());
+    let acks = if broker.is_some() { Acks::OnReceipt } else { Acks::AfterCommit };
+    let manual_acks = acks == Acks::AfterCommit;
+    let (link, deliveries) = Link::subscribe(&login, filter, manual_acks, 2 * settings.batch, stop.clone());
     tokio::spawn(ingest::valve::dispatch(ingest.clone(), link.clone(), stop.clone()));
-    tokio::spawn(ingest::worker::run(ingest, link.clone(), deliveries, settings.batch, stop));
+    tokio::spawn(ingest::worker::run(ingest, link.clone(), deliveries, settings.batch, acks, stop));
     Ok(Mqtt { broker, link, gateway_login })
 }
 

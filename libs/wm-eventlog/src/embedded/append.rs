@@ -2,7 +2,7 @@
 //! per batch, while holding the log's write lock, so concurrent appends
 //! never race for an offset and never fail on a busy snapshot.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use chrono::Utc;
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
@@ -34,6 +34,9 @@ pub(super) async fn append_batch(shared: &Shared, records: Vec<OutgoingRecord>) 
         tx.commit().await?;
         positions
     };
+    for ((tp, _), position) in placed.iter().zip(&positions) {
+        shared.saw_end(tp, position.offset + 1);
+    }
     shared.changed.notify_waiters();
     Ok(positions)
 }
@@ -55,15 +58,14 @@ async fn assign_offsets(
     conn: &mut SqliteConnection,
     placed: &[(TopicPartition, OutgoingRecord)],
 ) -> Result<Vec<Position>> {
-    let mut next: HashMap<&TopicPartition, i64> = HashMap::new();
+    let partitions: BTreeSet<&TopicPartition> = placed.iter().map(|(tp, _)| tp).collect();
+    let partitions: Vec<&TopicPartition> = partitions.into_iter().collect();
+    let mut next = store::end_offsets(conn, &partitions).await?;
     let mut positions = Vec::with_capacity(placed.len());
     for (tp, _) in placed {
-        let offset = match next.get(tp) {
-            Some(offset) => *offset,
-            None => store::end_offset(conn, tp).await?,
-        };
-        positions.push(Position { topic: tp.topic.clone(), partition: tp.partition, offset });
-        next.insert(tp, offset + 1);
+        let offset = next.entry(tp.clone()).or_insert(0);
+        positions.push(Position { topic: tp.topic.clone(), partition: tp.partition, offset: *offset });
+        *offset += 1;
     }
     Ok(positions)
 }

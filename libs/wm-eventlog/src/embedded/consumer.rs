@@ -93,10 +93,11 @@ impl EmbeddedConsumer {
         Ok(())
     }
 
-    /// Up to `max` records from the partitions read, advancing positions.
-    /// Positions move only after the last await, so a cancelled poll skips
-    /// nothing.
-    async fn fetch(&mut self, max: usize) -> Result<Vec<Record>> {
+    /// Up to `max` records from the partitions read, advancing positions:
+    /// from `every` partition, or only from those not known to be read to
+    /// their end. Positions move only after the last await, so a cancelled
+    /// poll skips nothing.
+    async fn fetch(&mut self, max: usize, every: bool) -> Result<Vec<Record>> {
         let partitions: Vec<TopicPartition> = self.positions.keys().cloned().collect();
         if partitions.is_empty() {
             return Ok(Vec::new());
@@ -112,9 +113,16 @@ impl EmbeddedConsumer {
                 break;
             }
             let from = self.positions.get(tp).copied().unwrap_or(0);
+            if !every && self.shared.read_to_end(tp, from) {
+                continue;
+            }
             let records = store::read(&mut conn, tp, from, wanted).await?;
-            if let Some(last) = records.last() {
-                advanced.push((tp.clone(), last.offset + 1));
+            let next = records.last().map_or(from, |last| last.offset + 1);
+            if records.len() < wanted {
+                self.shared.saw_end(tp, next);
+            }
+            if next > from {
+                advanced.push((tp.clone(), next));
             }
             out.extend(records);
         }
@@ -139,17 +147,21 @@ impl Consumer for EmbeddedConsumer {
         let deadline = Instant::now() + timeout;
         let max = max.max(1);
         let shared = self.shared.clone();
+        // Woken by an append in this process, only the partitions that may
+        // hold more are read; at the deadline, every one (an append by
+        // another process wakes nobody).
+        let mut every = false;
         loop {
             // Registered before looking, so an append in between still wakes us.
             let changed = shared.changed.notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
             self.sync_assignment().await?;
-            let records = self.fetch(max).await?;
-            if !records.is_empty() || Instant::now() >= deadline {
+            let records = self.fetch(max, every).await?;
+            if !records.is_empty() || every {
                 return Ok(records);
             }
-            let _ = tokio::time::timeout_at(deadline, changed).await;
+            every = tokio::time::timeout_at(deadline, changed).await.is_err();
         }
     }
 

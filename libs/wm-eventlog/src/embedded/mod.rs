@@ -20,7 +20,10 @@ use tokio::sync::Notify;
 use wm_storage::{Db, Migration, Migrations};
 
 use self::{consumer::EmbeddedConsumer, groups::Groups};
-use crate::{Consumer, ConsumerOptions, EventLog, EventLogError, OutgoingRecord, Position, Result, validate_topic};
+use crate::{
+    Consumer, ConsumerOptions, EventLog, EventLogError, OutgoingRecord, Position, Result, TopicPartition,
+    validate_topic,
+};
 
 /// The log's tables, applied by [`EmbeddedLog::open`] (or `wmeter migrate`).
 pub const MIGRATIONS: Migrations = Migrations {
@@ -71,13 +74,20 @@ pub struct EmbeddedLog {
 struct Shared {
     pool: SqlitePool,
     settings: EmbeddedSettings,
-    /// Serializes this process's writes to the log tables.
-    write: tokio::sync::Mutex<()>,
+    /// Serializes this process's writes to the database, the services'
+    /// transactions included ([`wm_storage::sqlite_writer`]).
+    write: std::sync::Arc<tokio::sync::Mutex<()>>,
     /// Signalled after every append and every group membership change.
     changed: Notify,
     groups: Groups,
     /// Partition counts of known topics (they never change).
     topics: std::sync::Mutex<HashMap<String, i32>>,
+    /// The end (next offset) of each partition, as far as this process has
+    /// seen: a hint that lets a woken consumer skip the partitions it has
+    /// read to the end. Another process appending to the same file is not
+    /// seen here; a consumer still reads every partition once per poll
+    /// timeout.
+    ends: std::sync::Mutex<HashMap<TopicPartition, i64>>,
 }
 
 impl EmbeddedLog {
@@ -96,18 +106,32 @@ impl EmbeddedLog {
     pub fn new(pool: SqlitePool, settings: EmbeddedSettings) -> Result<Self> {
         settings.validate()?;
         let shared = Shared {
+            write: wm_storage::sqlite_writer(&pool),
             pool,
             settings,
-            write: tokio::sync::Mutex::new(()),
             changed: Notify::new(),
             groups: Groups::default(),
             topics: std::sync::Mutex::new(HashMap::new()),
+            ends: std::sync::Mutex::new(HashMap::new()),
         };
         Ok(Self { shared: Arc::new(shared) })
     }
 }
 
 impl Shared {
+    /// Raises the known end of `tp` to `end`.
+    fn saw_end(&self, tp: &TopicPartition, end: i64) {
+        let mut ends = self.ends.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let known = ends.entry(tp.clone()).or_insert(end);
+        *known = (*known).max(end);
+    }
+
+    /// Whether `tp` is known to end at or before `position`.
+    fn read_to_end(&self, tp: &TopicPartition, position: i64) -> bool {
+        let ends = self.ends.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        ends.get(tp).is_some_and(|end| position >= *end)
+    }
+
     /// The topic's partition count, creating the topic when it is new.
     async fn partitions(&self, topic: &str) -> Result<i32> {
         if let Some(n) = self.cached_partitions(topic) {

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use sqlx::{Row, SqliteConnection, SqlitePool, sqlite::SqliteRow};
+use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool, sqlite::SqliteRow};
 
 use super::codec;
 use crate::{EventLogError, Record, Result, TopicPartition};
@@ -76,6 +76,38 @@ pub(super) async fn end_offset(conn: &mut SqliteConnection, tp: &TopicPartition)
     Ok(next)
 }
 
+/// The ends of several partitions, in one statement (a subquery each, so
+/// each reads its partition's last index entry).
+pub(super) async fn end_offsets(
+    conn: &mut SqliteConnection,
+    partitions: &[&TopicPartition],
+) -> Result<BTreeMap<TopicPartition, i64>> {
+    let mut out = BTreeMap::new();
+    for chunk in partitions.chunks(400) {
+        let mut query: QueryBuilder<Sqlite> = QueryBuilder::new("");
+        for (i, tp) in chunk.iter().enumerate() {
+            if i > 0 {
+                query.push(" UNION ALL ");
+            }
+            query
+                .push("SELECT ")
+                .push_bind(i64::try_from(i).unwrap_or(i64::MAX))
+                .push(", (SELECT COALESCE(MAX(record_offset) + 1, 0) FROM event_log_records WHERE topic = ")
+                .push_bind(&tp.topic)
+                .push(" AND partition_id = ")
+                .push_bind(tp.partition)
+                .push(")");
+        }
+        let rows: Vec<(i64, i64)> = query.build_query_as().fetch_all(&mut *conn).await?;
+        for (i, end) in rows {
+            if let Some(tp) = usize::try_from(i).ok().and_then(|i| chunk.get(i)) {
+                out.insert((*tp).clone(), end);
+            }
+        }
+    }
+    Ok(out)
+}
+
 pub(super) async fn committed(pool: &SqlitePool, group: &str, tp: &TopicPartition) -> Result<Option<i64>> {
     let offset = sqlx::query_scalar(
         "SELECT committed_offset FROM event_log_group_offsets WHERE group_id = $1 AND topic = $2 AND partition_id = $3",
@@ -92,23 +124,21 @@ pub(super) async fn committed(pool: &SqlitePool, group: &str, tp: &TopicPartitio
 /// forward: a late commit from a member that lost its partition in a
 /// rebalance cannot rewind what the new owner committed.
 pub(super) async fn commit(pool: &SqlitePool, group: &str, next: &BTreeMap<TopicPartition, i64>) -> Result<()> {
-    let now = Utc::now().timestamp_millis();
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    for (tp, offset) in next {
-        sqlx::query(
-            "INSERT INTO event_log_group_offsets (group_id, topic, partition_id, committed_offset, committed_at_ms) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (group_id, topic, partition_id) \
-             DO UPDATE SET committed_offset = excluded.committed_offset, committed_at_ms = excluded.committed_at_ms \
-             WHERE excluded.committed_offset > event_log_group_offsets.committed_offset",
-        )
-        .bind(group)
-        .bind(&tp.topic)
-        .bind(tp.partition)
-        .bind(offset)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+    if next.is_empty() {
+        return Ok(());
     }
-    tx.commit().await?;
+    let now = Utc::now().timestamp_millis();
+    let mut upsert: QueryBuilder<Sqlite> = QueryBuilder::new(
+        "INSERT INTO event_log_group_offsets (group_id, topic, partition_id, committed_offset, committed_at_ms) ",
+    );
+    upsert.push_values(next, |mut row, (tp, offset)| {
+        row.push_bind(group).push_bind(&tp.topic).push_bind(tp.partition).push_bind(offset).push_bind(now);
+    });
+    upsert.push(
+        " ON CONFLICT (group_id, topic, partition_id) \
+         DO UPDATE SET committed_offset = excluded.committed_offset, committed_at_ms = excluded.committed_at_ms \
+         WHERE excluded.committed_offset > event_log_group_offsets.committed_offset",
+    );
+    upsert.build().execute(pool).await?;
     Ok(())
 }

@@ -44,7 +44,7 @@ fn lock(tx: &Tx) -> &'static str {
 
 fn backend(tx: &Tx) -> Backend {
     match tx {
-        Tx::Sqlite(_) => Backend::Sqlite,
+        Tx::Sqlite(..) => Backend::Sqlite,
         Tx::Postgres(_) => Backend::Postgres,
     }
 }

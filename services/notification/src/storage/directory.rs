@@ -1,10 +1,13 @@
 //! Users, device names and gateway sightings, as the notification service
 //! knows them from other services' events.
 
+use std::collections::{HashMap, HashSet};
+
 use wm_proto::{Payload, v1::Role};
 use wm_storage::{
     Tx,
     bulk::{self, Rows},
+    query::Bind,
     with_tx,
 };
 
@@ -84,18 +87,19 @@ fn role(role: Role) -> &'static str {
     }
 }
 
-/// The gateway was heard at `at` (µs). Returns true when it had been
-/// declared lost: it is back.
-pub async fn gateway_seen(tx: &mut Tx, gateway_id: &str, at: i64) -> Result<bool, sqlx::Error> {
-    let sql = "SELECT lost FROM notification_gateways WHERE gateway_id = $1";
-    let lost: Option<bool> =
-        with_tx!(tx, conn => sqlx::query_scalar(sql).bind(gateway_id).fetch_optional(&mut **conn).await)?;
-    let sql = "INSERT INTO notification_gateways (gateway_id, lastseen, lost) VALUES ($1, $2, FALSE) \
-               ON CONFLICT (gateway_id) DO UPDATE SET lost = FALSE, \
-               lastseen = CASE WHEN notification_gateways.lastseen < excluded.lastseen \
-               THEN excluded.lastseen ELSE notification_gateways.lastseen END";
-    execute!(tx, sql, gateway_id, at)?;
-    Ok(lost == Some(true))
+/// The gateways were heard, each at its latest `at` (µs), in two
+/// statements. Returns those that had been declared lost: they are back.
+pub async fn gateways_seen(tx: &mut Tx, seen: &HashMap<String, i64>) -> Result<HashSet<String>, sqlx::Error> {
+    let ids = seen.keys().map(Bind::from).collect();
+    let known: Vec<(String, bool)> =
+        bulk::fetch_in(tx, "SELECT gateway_id, lost FROM notification_gateways", "gateway_id", ids).await?;
+    let mut rows = Rows::new(3);
+    seen.iter().for_each(|(id, at)| rows.push([id.into(), Bind::Int(*at), Bind::Bool(false)]));
+    let tail = " ON CONFLICT (gateway_id) DO UPDATE SET lost = FALSE, \
+                lastseen = CASE WHEN notification_gateways.lastseen < excluded.lastseen \
+                THEN excluded.lastseen ELSE notification_gateways.lastseen END";
+    bulk::execute(tx, "INSERT INTO notification_gateways (gateway_id, lastseen, lost)", tail, rows).await?;
+    Ok(known.into_iter().filter(|(_, lost)| *lost).map(|(id, _)| id).collect())
 }
 
 /// Marks lost the gateways not heard since `before` (µs) that were not yet;

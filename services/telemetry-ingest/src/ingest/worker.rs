@@ -1,5 +1,6 @@
 //! The loop that takes deliveries from the broker in batches, ingests each
-//! batch, and only then acknowledges its messages, in the order received.
+//! batch, and then acknowledges its messages in the order received; from the
+//! embedded broker, the client acknowledges them as it reads them ([`Acks`]).
 
 use std::time::Duration;
 
@@ -9,12 +10,29 @@ use tokio_util::sync::CancellationToken;
 use super::{Ingest, Received};
 use crate::mqtt::link::{Delivery, Link};
 
+/// When messages are acknowledged to the broker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acks {
+    /// Once their batch is committed: a broker that keeps sessions
+    /// (Mosquitto with a persistent session) delivers again what a crash or
+    /// a stop left uncommitted.
+    AfterCommit,
+    /// As the client reads them. The embedded broker keeps messages in this
+    /// process's memory only, so whatever a crash or stop leaves uncommitted
+    /// is lost with it whether acknowledged or not: a later acknowledgement
+    /// would protect nothing, and would cap each batch at rumqttd's fixed
+    /// window of 100 unacknowledged messages. A failing commit is retried
+    /// in-process until it succeeds or the process stops.
+    OnReceipt,
+}
+
 /// Runs until `stop` or until the connection's channel closes.
 pub async fn run(
     ingest: Ingest,
     link: Link,
-    mut deliveries: mpsc::UnboundedReceiver<Delivery>,
+    mut deliveries: mpsc::Receiver<Delivery>,
     batch: usize,
+    acks: Acks,
     stop: CancellationToken,
 ) {
     loop {
@@ -39,9 +57,11 @@ pub async fn run(
         if !keep(&ingest, &received, &stop).await {
             return;
         }
-        for delivery in &taken {
-            if let Err(e) = link.ack(delivery).await {
-                tracing::warn!(error = %e, "cannot acknowledge; the broker will deliver it again");
+        if acks == Acks::AfterCommit {
+            for delivery in &taken {
+                if let Err(e) = link.ack(delivery).await {
+                    tracing::warn!(error = %e, "cannot acknowledge; the broker will deliver it again");
+                }
             }
         }
     }

@@ -100,3 +100,38 @@ pub async fn every_described_route_exists(t: &Target) {
         }
     }
 }
+
+/// The operations that take no access token: signing in, and the two that
+/// work from the refresh cookie.
+const PUBLIC: [&str; 3] = ["/api/auth/login", "/api/auth/refresh", "/api/auth/logout"];
+
+/// Every operation the document describes, called without a token, is
+/// refused with 401, unless it is one of the few public ones. Generated from
+/// the document, so a new route cannot forget its token check, nor its
+/// `security` in the document.
+pub async fn every_described_route_needs_a_token(t: &Target) {
+    let doc: Value = t.get("/api/docs/openapi.json").await.json().await.unwrap();
+    let mut checked = 0;
+    for (path, operations) in doc["paths"].as_object().unwrap() {
+        let concrete = path
+            .replace("{id}", "0123456789abcdef01234567")
+            .replace("{serial}", "AB12CD34EF")
+            .replace("{value}", "AB12CD34EF");
+        for (method, operation) in operations.as_object().unwrap() {
+            if PUBLIC.contains(&path.as_str()) {
+                continue;
+            }
+            assert_eq!(operation["security"], json!([{"bearer": []}]), "{method} {path} must declare its token");
+            let method: Method = method.to_uppercase().parse().unwrap();
+            let mut request = t.client.request(method.clone(), format!("{}{concrete}", t.url));
+            if [Method::POST, Method::PATCH].contains(&method) {
+                request = request.json(&json!({}));
+            }
+            let response = request.send().await.unwrap();
+            assert_eq!(response.status(), 401, "{method} {path}");
+            assert_eq!(response.json::<Value>().await.unwrap()["code"], "unauthorized", "{method} {path}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} operations described");
+}

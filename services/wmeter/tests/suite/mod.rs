@@ -51,6 +51,7 @@ macro_rules! suite_tests {
             routes::unknown_api_route_is_a_json_404,
             docs::the_document_is_public_and_lists_every_spec_route,
             docs::every_described_route_exists,
+            docs::every_described_route_needs_a_token,
         }
     };
 }
