@@ -14,7 +14,7 @@ mode=${1:-}
 case "$mode" in
   full)
     profile=release; runs=5; gateways=50; meters=20; messages=100000; cluster_runs=3; latency=10
-    seed=(--gateways 10000 --meters 300000 --readings 300000); clients=32; seconds=10
+    seed=(--gateways 10000 --meters 1000000 --readings 2000000); clients=32; seconds=10
     streams=10000; events=10; uplinks=100000 ;;
   smoke)
     profile=debug; runs=1; gateways=2; meters=2; messages=200; cluster_runs=1; latency=1
