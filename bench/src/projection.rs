@@ -148,10 +148,9 @@ async fn insert_rows(db: &Db, records: &[Record]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `($1, $2, …), (…)`: `rows` tuples of `columns` numbered parameters.
+/// `(?, ?, …), (…)`: `rows` tuples of `columns` parameters, bound in order
+/// (SQLite binds numbered `$n` parameters in quadratic time).
 fn placeholders(rows: usize, columns: usize) -> String {
-    (0..rows)
-        .map(|r| format!("({})", (1..=columns).map(|c| format!("${}", r * columns + c)).collect::<Vec<_>>().join(", ")))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let row = format!("({})", vec!["?"; columns].join(", "));
+    vec![row; rows].join(", ")
 }

@@ -41,9 +41,9 @@ pub enum Command {
     /// Simulate a fleet of gateways over MQTT: readings, BLE signal,
     /// discoveries, alerts, shutdown requests, silences, valve-command acks.
     Simulate(SimulateArgs),
-    /// Load a synthetic network into an empty embedded database, quickly,
-    /// for benchmarks: devices and readings straight into every service's
-    /// tables, in bulk transactions.
+    /// Load a synthetic network into an empty database, quickly, for
+    /// benchmarks: devices and readings straight into every service's
+    /// tables, in bulk (multi-row statements on SQLite, COPY on PostgreSQL).
     Seed(SeedArgs),
     /// Manage the users who may sign in.
     User {
