@@ -52,9 +52,13 @@ web_rows() {
   echo "| web: the whole app (every JS and CSS asset), gzip | $(gzip_kib index.html "${whole[@]}") KiB | — | — | — | — | — |"
 }
 
+# Taken before the report starts appending to bench/RESULTS.md, which would
+# otherwise count as a change of its own.
+commit="$(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes')"
+
 report() {
   echo
-  echo "## $(date -u +%Y-%m-%dT%H:%MZ) · $mode · commit $(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes')"
+  echo "## $(date -u +%Y-%m-%dT%H:%MZ) · $mode · commit $commit"
   echo
   echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo). Build: $profile. Runs per figure: $runs."
   echo

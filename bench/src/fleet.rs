@@ -121,16 +121,17 @@ impl Fleet {
             publisher::publish_all(&self.broker, self.connections(warm.collect()), None).await?;
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
-        // Until the count stands still: no warm-up reading is still on its way.
+        // Until the count stands still for 2 s: no warm-up reading is still
+        // on its way (through Kafka, one can take over half a second).
         let mut last = self.records().await?;
-        loop {
+        let mut still = 0;
+        while still < 4 {
             tokio::time::sleep(Duration::from_millis(500)).await;
             let now = self.records().await?;
-            if now == last {
-                return Ok(());
-            }
+            still = if now == last { still + 1 } else { 0 };
             last = now;
         }
+        Ok(())
     }
 
     /// `(client id, topic, payloads)` of each gateway's readings.
