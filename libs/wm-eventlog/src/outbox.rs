@@ -157,19 +157,12 @@ impl Relay {
         // Exactly the rows published, never a range: sequence numbers are
         // taken at insert but become visible at commit, so a transaction
         // still open during the SELECT can commit a lower `seq` afterwards.
-        let placeholders: Vec<String> = (1..=rows.len()).map(|i| format!("${i}")).collect();
-        let sql = format!("DELETE FROM event_outbox WHERE seq IN ({})", placeholders.join(", "));
-        let _writer = match &self.db {
-            Db::Sqlite(pool) => Some(wm_storage::sqlite_writer(pool).lock_owned().await),
-            Db::Postgres(_) => None,
-        };
-        with_pool!(&self.db, pool => {
-            let mut delete = sqlx::query(sqlx::AssertSqlSafe(sql.clone()));
-            for (seq, ..) in &rows {
-                delete = delete.bind(*seq);
-            }
-            delete.execute(pool).await.map(|r| r.rows_affected())
-        })?;
+        let mut published = bulk::Rows::new(1);
+        rows.iter().for_each(|(seq, ..)| published.push([Bind::Int(*seq)]));
+        let mut tx = self.db.begin_write().await?;
+        let head = "DELETE FROM event_outbox WHERE seq IN (SELECT column1 FROM (";
+        bulk::execute(&mut tx, head, ") AS v)", published).await?;
+        tx.commit().await?;
         Ok(rows.len())
     }
 }

@@ -57,15 +57,12 @@ impl EmbeddedConsumer {
     }
 
     pub(super) async fn replay(shared: Arc<Shared>, topics: Vec<Subscription>) -> Result<Self> {
-        let mut conn = shared.pool.acquire().await?;
-        let mut end = BTreeMap::new();
-        for (topic, partitions) in topics {
-            for partition in 0..partitions {
-                let tp = TopicPartition::new(&topic, partition);
-                end.insert(tp.clone(), store::end_offset(&mut conn, &tp).await?);
-            }
-        }
-        drop(conn);
+        let partitions: Vec<TopicPartition> = topics
+            .iter()
+            .flat_map(|(topic, partitions)| (0..*partitions).map(move |p| TopicPartition::new(topic, p)))
+            .collect();
+        let end =
+            store::end_offsets(&mut *shared.pool.acquire().await?, &partitions.iter().collect::<Vec<_>>()).await?;
         let positions = end.keys().map(|tp| (tp.clone(), 0)).collect();
         Ok(Self { shared, kind: Kind::Replay { end }, positions, rotation: 0 })
     }
@@ -137,7 +134,10 @@ async fn start_position(shared: &Shared, group: &str, tp: &TopicPartition, start
     }
     match start {
         StartFrom::Earliest => Ok(0),
-        StartFrom::Latest => store::end_offset(&mut *shared.pool.acquire().await?, tp).await,
+        StartFrom::Latest => {
+            let ends = store::end_offsets(&mut *shared.pool.acquire().await?, &[tp]).await?;
+            Ok(ends.get(tp).copied().unwrap_or(0))
+        }
     }
 }
 
@@ -199,13 +199,13 @@ impl Consumer for EmbeddedConsumer {
     }
 
     async fn lag(&mut self) -> Result<Vec<(TopicPartition, i64)>> {
-        let mut conn = self.shared.pool.acquire().await?;
-        let mut lags = Vec::with_capacity(self.positions.len());
-        for (tp, next) in &self.positions {
-            let end = store::end_offset(&mut conn, tp).await?;
-            lags.push((tp.clone(), (end - next).max(0)));
-        }
-        Ok(lags)
+        let partitions: Vec<&TopicPartition> = self.positions.keys().collect();
+        let ends = store::end_offsets(&mut *self.shared.pool.acquire().await?, &partitions).await?;
+        Ok(self
+            .positions
+            .iter()
+            .map(|(tp, next)| (tp.clone(), (ends.get(tp).copied().unwrap_or(0) - next).max(0)))
+            .collect())
     }
 }
 

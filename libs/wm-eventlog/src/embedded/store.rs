@@ -64,18 +64,6 @@ fn to_record(tp: &TopicPartition, row: &SqliteRow) -> Result<Record> {
     })
 }
 
-/// The offset the next record of `tp` will get.
-pub(super) async fn end_offset(conn: &mut SqliteConnection, tp: &TopicPartition) -> Result<i64> {
-    let next: i64 = sqlx::query_scalar(
-        "SELECT COALESCE(MAX(record_offset) + 1, 0) FROM event_log_records WHERE topic = $1 AND partition_id = $2",
-    )
-    .bind(&tp.topic)
-    .bind(tp.partition)
-    .fetch_one(&mut *conn)
-    .await?;
-    Ok(next)
-}
-
 /// The ends of several partitions, in one statement (a subquery each, so
 /// each reads its partition's last index entry).
 pub(super) async fn end_offsets(

@@ -46,8 +46,9 @@ pub struct Reading<'a> {
     pub ml: i64,
 }
 
-/// Applies readings, in order, in four statements: the meters' last gateways are read, the sums and moves are
-/// worked out here, and each meter and gateway is updated once.
+/// Applies readings, in order, in three statements: the meters' last
+/// gateways are read, the sums and moves are worked out here, and each meter
+/// and gateway is updated once.
 pub async fn readings(tx: &mut Tx, readings: &[Reading<'_>]) -> Result<(), StorageError> {
     let ids: HashSet<&str> = readings.iter().map(|r| r.meter_id).collect();
     let ids = ids.into_iter().map(Bind::from).collect();

@@ -214,15 +214,11 @@ async fn claim(
     resolved: &[Result<(Parsed, Option<String>), Taken>],
     now: DateTime<Utc>,
 ) -> Result<HashSet<(String, i64)>, sqlx::Error> {
-    let mut claims = Vec::new();
-    let mut listed = HashSet::new();
-    for (p, _) in resolved.iter().flatten() {
-        if let Some(message_id) = p.uplink.message_id
-            && listed.insert((p.gateway_id.as_str(), message_id))
-        {
-            claims.push((p.gateway_id.as_str(), message_id));
-        }
-    }
+    let claims: Vec<(&str, u64)> = resolved
+        .iter()
+        .flatten()
+        .filter_map(|(p, _)| p.uplink.message_id.map(|id| (p.gateway_id.as_str(), id)))
+        .collect();
     telemetry::claim(tx, &claims, now.timestamp_micros()).await
 }
 

@@ -18,8 +18,8 @@ use wm_storage::{
 use super::execute;
 
 /// Records that each `(gateway_id, message_id)` was accepted, and returns
-/// those that were not already (the others are resends). `claims` must not
-/// repeat a pair.
+/// those that were not already (the others are resends). A pair listed
+/// twice is claimed once, and returned once.
 pub async fn claim(tx: &mut Tx, claims: &[(&str, u64)], now_us: i64) -> Result<HashSet<(String, i64)>, sqlx::Error> {
     let mut rows = Rows::new(3);
     for (gateway_id, message_id) in claims {
