@@ -42,7 +42,10 @@ fn a_seeded_network_reads_back_through_the_api() {
     writeln!(add.stdin.take().unwrap(), "a-long-password").unwrap();
     assert!(add.wait().unwrap().success());
     let mut child = serve(dir.path(), &["serve"]);
-    let banner = BufReader::new(child.stdout.take().unwrap()).lines().next().unwrap().unwrap();
+    // Kept open to the end: serve prints more after its banner, and a closed
+    // pipe would fail that print.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    let banner = stdout.next().unwrap().unwrap();
     let url = banner.strip_prefix("w-meter is running at ").expect(&banner).to_owned();
     let (status, response) =
         plain_http::post_json(&format!("{url}/api/auth/login"), r#"{"username":"ann","password":"a-long-password"}"#);
