@@ -26,6 +26,7 @@ mod partitioner;
 mod record;
 mod settings;
 
+pub mod audit;
 pub mod checkpoint;
 pub mod embedded;
 pub mod envelopes;

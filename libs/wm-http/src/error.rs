@@ -44,6 +44,13 @@ impl ApiError {
         }
     }
 
+    /// The message with every field's message after it, on one line: the
+    /// whole answer for a log or an audit record.
+    pub fn detail(&self) -> String {
+        let fields: Vec<String> = self.fields.iter().map(|(field, message)| format!("{field}: {message}")).collect();
+        if fields.is_empty() { self.message.clone() } else { format!("{} ({})", self.message, fields.join("; ")) }
+    }
+
     pub fn with_field(mut self, field: impl Into<String>, message: impl Into<String>) -> Self {
         self.fields.insert(field.into(), message.into());
         self

@@ -40,6 +40,7 @@ impl Payload {
             Payload::UserDisabled(_) => "UserDisabled",
             Payload::UserRoleChanged(_) => "UserRoleChanged",
             Payload::RefreshTokenReused(_) => "RefreshTokenReused",
+            Payload::AuditRecorded(_) => "AuditRecorded",
             Payload::DeadLetter(_) => "DeadLetter",
         }
     }

@@ -26,6 +26,8 @@ pub const COMMANDS: &str = "wmeter.commands.v1";
 pub const NOTIFICATIONS: &str = "wmeter.notifications.v1";
 /// Logins, logouts and user changes.
 pub const AUTH: &str = "wmeter.auth.v1";
+/// The audit trail: operator mutations and refused attempts.
+pub const AUDIT: &str = "wmeter.audit.v1";
 /// Input that could not be accepted, kept verbatim.
 pub const DEAD_LETTERS: &str = "wmeter.dead-letters.v1";
 
@@ -42,6 +44,7 @@ pub const ALL: &[&str] = &[
     COMMANDS,
     NOTIFICATIONS,
     AUTH,
+    AUDIT,
     DEAD_LETTERS,
 ];
 
@@ -74,6 +77,7 @@ pub fn for_payload(payload: &Payload) -> &'static str {
         | Payload::UserDisabled(_)
         | Payload::UserRoleChanged(_)
         | Payload::RefreshTokenReused(_) => AUTH,
+        Payload::AuditRecorded(_) => AUDIT,
         Payload::DeadLetter(_) => DEAD_LETTERS,
     }
 }

@@ -1,6 +1,8 @@
 //! Account operations that span tables, each recorded as an auth event.
 
 use chrono::Utc;
+use serde_json::json;
+use wm_eventlog::audit::Attempt;
 use wm_http::auth::Role;
 use wm_proto::{
     Payload,
@@ -22,7 +24,13 @@ pub enum AccountError {
     User(#[from] UserError),
     #[error(transparent)]
     Session(#[from] SessionError),
+    #[error("the change was made, but its audit record could not be written")]
+    Unrecorded(#[from] wm_eventlog::EventLogError),
 }
+
+/// The role recorded for changes made outside HTTP: whoever runs `wmeter
+/// user` holds the database, which is more than an admin.
+const LOCAL_ROLE: &str = "admin";
 
 /// Creates a user (see [`users::create`]) and records who did it.
 pub async fn create(
@@ -36,7 +44,8 @@ pub async fn create(
     let user = users::create(db, username, password, role).await?;
     let created =
         UserCreated { user_id: user.id.clone(), username: user.username.clone(), role: proto_role(role).into() };
-    audit.record(&user.id, actor, Payload::UserCreated(created)).await;
+    let record = attempt(actor, "user.create", &user).succeeded(None, Some(audit_json(&user)), Utc::now());
+    audit.record_change(&user.id, actor, Payload::UserCreated(created), record).await?;
     Ok(user)
 }
 
@@ -46,7 +55,11 @@ pub async fn create(
 pub async fn disable(db: &Db, audit: &Audit, actor: &str, username: &str) -> Result<(User, u64), AccountError> {
     let user = users::disable(db, username).await?;
     let revoked = sessions::end_all(db, &user.id, Utc::now()).await?;
-    audit.record(&user.id, actor, Payload::UserDisabled(UserDisabled { user_id: user.id.clone() })).await;
+    let before = User { disabled: false, ..user.clone() };
+    let record =
+        attempt(actor, "user.disable", &user).succeeded(Some(audit_json(&before)), Some(audit_json(&user)), Utc::now());
+    let disabled = Payload::UserDisabled(UserDisabled { user_id: user.id.clone() });
+    audit.record_change(&user.id, actor, disabled, record).await?;
     Ok((user, revoked))
 }
 
@@ -64,6 +77,15 @@ pub async fn ensure_demo_users(db: &Db, audit: &Audit) -> Result<Vec<(String, St
         created.push((username.to_owned(), password));
     }
     Ok(created)
+}
+
+fn attempt(actor: &str, action: &'static str, user: &User) -> Attempt {
+    Attempt::new(actor, LOCAL_ROLE, None, action).on(&user.id)
+}
+
+/// A user as the audit trail shows it (never a password or its hash).
+fn audit_json(user: &User) -> String {
+    json!({"id": user.id, "username": user.username, "role": user.role.as_str(), "disabled": user.disabled}).to_string()
 }
 
 /// The event schema's spelling of a role.

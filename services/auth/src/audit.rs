@@ -24,8 +24,23 @@ impl Audit {
     /// Makes sure the auth topic exists (a Kafka cluster may not create
     /// topics on its own).
     pub async fn open(log: Arc<dyn EventLog>) -> Result<Self, wm_eventlog::EventLogError> {
-        log.ensure_topics(&[topics::AUTH]).await?;
+        log.ensure_topics(&[topics::AUTH, topics::AUDIT]).await?;
         Ok(Self { log })
+    }
+
+    /// Appends a change to the user `user_id`, done by `actor` outside HTTP
+    /// (the `wmeter user` commands, the demo), with its audit record.
+    /// Unlike [`Audit::record`], a failure is returned: the caller must say
+    /// that the change went unrecorded.
+    pub async fn record_change(
+        &self,
+        user_id: &str,
+        actor: &str,
+        payload: Payload,
+        record: Envelope,
+    ) -> Result<(), wm_eventlog::EventLogError> {
+        let change = Envelope::new(user_id, actor, payload);
+        envelopes::publish(self.log.as_ref(), &[change, record]).await.map(drop)
     }
 
     /// Appends one event about the user `user_id`, done by `actor`.

@@ -3,7 +3,8 @@
 //! Owns /api/auth/*: sign-in, refresh, logout and users (issue 3): the
 //! users table and `wmeter user` commands, argon2id passwords, login with
 //! throttling, refresh-token families with rotation and reuse detection,
-//! and logout.
+//! and logout. It also keeps the audit trail of every service
+//! ([`projection`]) and serves it at `GET /api/audit` to admins.
 //! In the embedded mode `wmeter serve` mounts [`configure`] into the one
 //! `App`; in the distributed mode `wmeter run auth` serves it alone.
 //! Routes are registered as resources, never as scopes, because services
@@ -15,12 +16,17 @@ pub mod audit;
 mod cookie;
 mod limiter;
 pub mod password;
+pub mod projection;
 mod routes;
 mod settings;
 mod state;
 pub mod storage;
 
+use std::sync::Arc;
+
 use actix_web::web;
+use wm_eventlog::projection::Projection;
+use wm_storage::Db;
 
 pub use routes::refresh::CSRF_HEADER;
 pub use settings::SessionSettings;
@@ -40,6 +46,7 @@ pub const MIGRATIONS: Migrations = Migrations {
             name: "refresh_tokens",
             sql: include_str!("../migrations/sqlite/0002_refresh_tokens.sql"),
         },
+        Migration { version: 3, name: "audit_log", sql: include_str!("../migrations/sqlite/0003_audit_log.sql") },
     ],
     postgres: &[
         Migration { version: 1, name: "users", sql: include_str!("../migrations/postgres/0001_users.sql") },
@@ -48,8 +55,14 @@ pub const MIGRATIONS: Migrations = Migrations {
             name: "refresh_tokens",
             sql: include_str!("../migrations/postgres/0002_refresh_tokens.sql"),
         },
+        Migration { version: 3, name: "audit_log", sql: include_str!("../migrations/postgres/0003_audit_log.sql") },
     ],
 };
+
+/// The service's projections: the audit trail.
+pub fn projections(db: &Db) -> Vec<Arc<dyn Projection>> {
+    vec![Arc::new(projection::AuditProjection { db: db.clone() })]
+}
 
 /// The auth service's part of the OpenAPI document.
 pub fn openapi() -> utoipa::openapi::OpenApi {
@@ -63,6 +76,7 @@ pub fn configure(state: web::Data<AuthState>) -> impl FnOnce(&mut web::ServiceCo
         cfg.app_data(state)
             .route("/api/auth/login", web::post().to(routes::login::post))
             .route("/api/auth/refresh", web::post().to(routes::refresh::post))
-            .route("/api/auth/logout", web::post().to(routes::logout::post));
+            .route("/api/auth/logout", web::post().to(routes::logout::post))
+            .route("/api/audit", web::get().to(routes::audit::get));
     }
 }

@@ -5,7 +5,10 @@
 use std::{collections::BTreeMap, sync::Arc};
 
 use wm_domain::{Clock, DeviceId, DeviceKind};
-use wm_eventlog::outbox::{self, Relay};
+use wm_eventlog::{
+    audit::{self, Attempt},
+    outbox::{self, Relay},
+};
 use wm_proto::{Envelope, Payload};
 use wm_storage::{Db, Tx};
 
@@ -35,7 +38,11 @@ pub struct Commands {
 
 impl Commands {
     /// Registers a gateway and returns its new id.
-    pub async fn register_gateway(&self, actor: &str, new: gateway::NewGateway) -> Result<DeviceId, RegistryError> {
+    pub async fn register_gateway(
+        &self,
+        attempt: &Attempt,
+        new: gateway::NewGateway,
+    ) -> Result<DeviceId, RegistryError> {
         let id = DeviceId::with_timestamp(self.clock.now());
         let wanted = vec![
             ("serialNumber", new.serial_number.to_string()),
@@ -44,7 +51,7 @@ impl Commands {
             ("bleAddress", new.ble_address.to_string()),
             ("macAddress", new.mac_address.to_string()),
         ];
-        self.execute(actor, id, already_in_use, async |tx: &mut Tx| {
+        self.execute(attempt, DeviceKind::Gateway, id, already_in_use, async |tx: &mut Tx| {
             refuse_taken(tx, id, &wanted, already_in_use).await?;
             let registered_at = devices::next_registered_at(tx, DeviceKind::Gateway, self.clock.now()).await?;
             let command = gateway::Command::Register { id, registered_at, gateway: new };
@@ -55,10 +62,10 @@ impl Commands {
     }
 
     /// Registers a meter and returns its new id.
-    pub async fn register_meter(&self, actor: &str, new: meter::NewMeter) -> Result<DeviceId, RegistryError> {
+    pub async fn register_meter(&self, attempt: &Attempt, new: meter::NewMeter) -> Result<DeviceId, RegistryError> {
         let id = DeviceId::with_timestamp(self.clock.now());
         let wanted = vec![("serialNumber", new.serial_number.to_string()), ("bleAddress", new.ble_address.to_string())];
-        self.execute(actor, id, already_in_use, async |tx: &mut Tx| {
+        self.execute(attempt, DeviceKind::Meter, id, already_in_use, async |tx: &mut Tx| {
             refuse_taken(tx, id, &wanted, already_in_use).await?;
             let registered_at = devices::next_registered_at(tx, DeviceKind::Meter, self.clock.now()).await?;
             Ok(meter::decide(None, false, meter::Command::Register { id, registered_at, meter: new })?)
@@ -70,12 +77,12 @@ impl Commands {
     /// Edits or deletes the gateway `id`.
     pub async fn change_gateway(
         &self,
-        actor: &str,
+        attempt: &Attempt,
         id: DeviceId,
         command: gateway::Command,
     ) -> Result<(), RegistryError> {
         let edit_message = |_: &str| EDIT_PHONE_IN_USE.to_owned();
-        self.execute(actor, id, edit_message, async |tx: &mut Tx| {
+        self.execute(attempt, DeviceKind::Gateway, id, edit_message, async |tx: &mut Tx| {
             let (state, seen) = devices::load_gateway(tx, &id.to_string()).await?;
             if let gateway::Command::Update(gateway::GatewayChanges { phone_number: Some(phone), .. }) = &command {
                 refuse_taken(tx, id, &vec![("phoneNumber", phone.to_string())], edit_message).await?;
@@ -86,8 +93,13 @@ impl Commands {
     }
 
     /// Edits or deletes the meter `id`.
-    pub async fn change_meter(&self, actor: &str, id: DeviceId, command: meter::Command) -> Result<(), RegistryError> {
-        self.execute(actor, id, already_in_use, async |tx: &mut Tx| {
+    pub async fn change_meter(
+        &self,
+        attempt: &Attempt,
+        id: DeviceId,
+        command: meter::Command,
+    ) -> Result<(), RegistryError> {
+        self.execute(attempt, DeviceKind::Meter, id, already_in_use, async |tx: &mut Tx| {
             let (state, seen) = devices::load_meter(tx, &id.to_string()).await?;
             Ok(meter::decide(state.as_ref(), seen, command)?)
         })
@@ -95,20 +107,20 @@ impl Commands {
     }
 
     /// Runs `decide` in a write transaction, persists and stages its
-    /// events, and commits. `in_use` words a uniqueness conflict that only
+    /// events with the audit record of `attempt` (the device before and
+    /// after), and commits. `in_use` words a uniqueness conflict that only
     /// the database caught (a concurrent request won the race).
     async fn execute(
         &self,
-        actor: &str,
+        attempt: &Attempt,
+        kind: DeviceKind,
         id: DeviceId,
         in_use: impl Fn(&str) -> String,
         decide: impl AsyncFnOnce(&mut Tx) -> Result<Vec<Payload>, RegistryError>,
     ) -> Result<(), RegistryError> {
         let mut tx = self.db.begin_write().await?;
+        let before = devices::audit_snapshot(&mut tx, kind, &id.to_string()).await?;
         let events = decide(&mut tx).await?;
-        if events.is_empty() {
-            return Ok(());
-        }
         for event in &events {
             devices::persist(&mut tx, event).await.map_err(|e| match e {
                 StorageError::Taken { field, .. } => {
@@ -118,9 +130,13 @@ impl Commands {
             })?;
         }
         let now = self.clock.now();
-        let envelopes: Vec<Envelope> =
-            events.into_iter().map(|event| Envelope::new(id.to_string(), actor, event).with_occurred_at(now)).collect();
+        let after = devices::audit_snapshot(&mut tx, kind, &id.to_string()).await?;
+        let envelopes: Vec<Envelope> = events
+            .into_iter()
+            .map(|event| Envelope::new(id.to_string(), &attempt.actor, event).with_occurred_at(now))
+            .collect();
         outbox::stage(&mut tx, NAME, Some(REGISTRY_KEY), &envelopes).await?;
+        audit::stage(&mut tx, NAME, &attempt.clone().on(&id.to_string()).succeeded(before, after, now)).await?;
         tx.commit().await?;
         self.relay.wake();
         Ok(())

@@ -2,9 +2,11 @@
 
 use chrono::{DateTime, Utc};
 use wm_domain::DeviceKind;
+use wm_eventlog::audit::{self, Attempt};
+use wm_http::{ApiError, auth::Caller};
 use wm_storage::Db;
 
-use crate::{commands::Commands, settings::DeviceSettings, storage::lists::Filter};
+use crate::{NAME, commands::Commands, settings::DeviceSettings, storage::lists::Filter};
 
 #[derive(Debug)]
 pub struct RegistryState {
@@ -15,6 +17,21 @@ pub struct RegistryState {
 impl RegistryState {
     pub fn db(&self) -> &Db {
         &self.commands.db
+    }
+
+    /// `caller`'s attempt at `action`, for the audit trail.
+    pub fn attempt(caller: &Caller, action: &'static str) -> Attempt {
+        Attempt::new(&caller.user_id, caller.role.as_str(), caller.source_ip, action)
+    }
+
+    /// Passes `result` on, recording it in the audit trail when it is a
+    /// refusal. A success was recorded with the change itself.
+    pub async fn audited<T>(&self, attempt: &Attempt, result: Result<T, ApiError>) -> Result<T, ApiError> {
+        if let Err(e) = &result {
+            let (relay, at) = (&self.commands.relay, self.now());
+            audit::record_refusal(self.db(), relay, NAME, attempt, (e.code, &e.detail()), at).await;
+        }
+        result
     }
 
     pub fn now(&self) -> DateTime<Utc> {

@@ -24,6 +24,7 @@ use wm_device_registry::{
 use wm_domain::{BleAddress, DeviceId, GpsCoordinates, Imei, MacAddress, ManualClock, PhoneNumber, SerialNumber};
 use wm_eventlog::{
     EventLog,
+    audit::Attempt,
     embedded::{EmbeddedLog, EmbeddedSettings},
     projection::{self, RunOptions},
 };
@@ -111,12 +112,13 @@ async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
     let (state, relay) =
         wm_device_registry::build(setup.db.db().clone(), setup.log.clone(), clock, DeviceSettings::default());
     let commands = &state.commands;
+    let by = Attempt::new("u", "operator", None, "model");
     let mut model = Model::default();
     for op in ops {
         match op.clone() {
             Op::RegisterGateway(n) => {
                 let taken = model.gateways.values().any(|(g, p)| *g == n || *p == n);
-                match commands.register_gateway("u", new_gateway(n)).await {
+                match commands.register_gateway(&by, new_gateway(n)).await {
                     Ok(id) => {
                         prop_assert!(!taken, "{op:?} should be refused");
                         model.gateways.insert(id.to_string(), (n, n));
@@ -126,7 +128,7 @@ async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
             }
             Op::RegisterMeter(n) => {
                 let taken = model.meters.values().any(|(m, _)| *m == n);
-                match commands.register_meter("u", new_meter(n)).await {
+                match commands.register_meter(&by, new_meter(n)).await {
                     Ok(id) => {
                         prop_assert!(!taken, "{op:?} should be refused");
                         model.meters.insert(id.to_string(), (n, None));
@@ -139,7 +141,7 @@ async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
                 let taken = model.gateways.iter().any(|(other, (_, phone))| *other != id && *phone == p);
                 let changes = GatewayChanges { phone_number: Some(phone(p)), gps: None };
                 let result = commands
-                    .change_gateway("u", DeviceId::parse(&id).unwrap(), gateway::Command::Update(changes))
+                    .change_gateway(&by, DeviceId::parse(&id).unwrap(), gateway::Command::Update(changes))
                     .await;
                 match result {
                     Ok(()) => {
@@ -153,7 +155,7 @@ async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
                 let Some(id) = Model::pick(&model.meters, i) else { continue };
                 let gps = GpsCoordinates::new(1.0, f64::from(lat)).ok();
                 commands
-                    .change_meter("u", DeviceId::parse(&id).unwrap(), meter::Command::Update { gps })
+                    .change_meter(&by, DeviceId::parse(&id).unwrap(), meter::Command::Update { gps })
                     .await
                     .unwrap();
                 model.meters.get_mut(&id).unwrap().1 = Some(lat);
@@ -161,14 +163,14 @@ async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
             Op::DeleteGateway(i) => {
                 let Some(id) = Model::pick(&model.gateways, i) else { continue };
                 let device = DeviceId::parse(&id).unwrap();
-                commands.change_gateway("u", device, gateway::Command::Delete).await.unwrap();
+                commands.change_gateway(&by, device, gateway::Command::Delete).await.unwrap();
                 model.gateways.remove(&id);
-                let again = commands.change_gateway("u", device, gateway::Command::Delete).await;
+                let again = commands.change_gateway(&by, device, gateway::Command::Delete).await;
                 prop_assert!(matches!(again, Err(RegistryError::NotFound(_))), "{again:?}");
             }
             Op::DeleteMeter(i) => {
                 let Some(id) = Model::pick(&model.meters, i) else { continue };
-                commands.change_meter("u", DeviceId::parse(&id).unwrap(), meter::Command::Delete).await.unwrap();
+                commands.change_meter(&by, DeviceId::parse(&id).unwrap(), meter::Command::Delete).await.unwrap();
                 model.meters.remove(&id);
             }
         }

@@ -55,6 +55,7 @@ pub const TOPICS: &[&str] = &[
     wm_proto::topics::SHUTDOWN,
     wm_proto::topics::COMMANDS,
     wm_proto::topics::DEAD_LETTERS,
+    wm_proto::topics::AUDIT,
 ];
 
 /// The service's tables. It also needs the outbox.

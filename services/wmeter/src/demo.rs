@@ -11,6 +11,7 @@ use wm_device_registry::{
     domain::{gateway::NewGateway, meter::NewMeter},
 };
 use wm_domain::{BleAddress, GpsCoordinates, Imei, MacAddress, PhoneNumber, SerialNumber};
+use wm_eventlog::audit::Attempt;
 use wm_telemetry_ingest::{
     mqtt::link::Login,
     simulator::{self, SimGateway, SimSettings},
@@ -58,14 +59,18 @@ async fn register(commands: &Commands, fleet: &[SimGateway]) -> anyhow::Result<u
             mac_address: MacAddress::parse(&gateway.mac_address)?,
             gps: GpsCoordinates::new(gateway.gps.0, gateway.gps.1).ok(),
         };
-        registered += usize::from(fresh(commands.register_gateway(ACTOR, new).await)?);
+        registered += usize::from(fresh(
+            commands.register_gateway(&Attempt::new(ACTOR, "admin", None, "gateway.register"), new).await,
+        )?);
         for meter in &gateway.meters {
             let new = NewMeter {
                 serial_number: SerialNumber::parse(&meter.serial)?,
                 ble_address: BleAddress::parse(&meter.ble_address)?,
                 gps: GpsCoordinates::new(meter.gps.0, meter.gps.1).ok(),
             };
-            registered += usize::from(fresh(commands.register_meter(ACTOR, new).await)?);
+            registered += usize::from(fresh(
+                commands.register_meter(&Attempt::new(ACTOR, "admin", None, "meter.register"), new).await,
+            )?);
         }
     }
     Ok(registered)

@@ -45,7 +45,9 @@ impl Services {
                 Some(web::Data::new(wm_auth::AuthState::new(db.clone(), audit, &settings.auth.sessions).await?));
         }
         if role.mounts(Service::DeviceRegistry) {
-            log.ensure_topics(&[wm_proto::topics::REGISTRY]).await.context("event_log: the registry topic")?;
+            log.ensure_topics(&[wm_proto::topics::REGISTRY, wm_proto::topics::AUDIT])
+                .await
+                .context("event_log: the registry and audit topics")?;
             let (state, relay) =
                 wm_device_registry::build(db.clone(), log.clone(), clock.clone(), settings.devices.clone());
             services.registry = Some(state);

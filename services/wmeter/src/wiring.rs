@@ -112,6 +112,9 @@ pub async fn connect(settings: &Settings, role: Role, clock: Arc<dyn Clock>) -> 
     }
     let event_log = wm_eventlog::open(&settings.event_log, &db).await.context("event_log")?;
     let mut wiring = Wiring::new(Some(db.clone()), Some(event_log.clone()));
+    if role.mounts(Service::Auth) {
+        wiring.projections.extend(wm_auth::projections(&db));
+    }
     if role.mounts(Service::DeviceRegistry) {
         wiring.projections.extend(wm_device_registry::projections(&db));
     }

@@ -1,4 +1,7 @@
-use std::future::{Ready, ready};
+use std::{
+    future::{Ready, ready},
+    net::IpAddr,
+};
 
 use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header::AUTHORIZATION, web};
 
@@ -12,6 +15,8 @@ use crate::ApiError;
 pub struct Caller {
     pub user_id: String,
     pub role: Role,
+    /// The client's address ([`crate::client_ip`]), for the audit trail.
+    pub source_ip: Option<IpAddr>,
 }
 
 impl Caller {
@@ -44,7 +49,7 @@ impl Caller {
                 TokenError::WrongType | TokenError::Invalid(_) => ApiError::unauthorized("The access token is invalid"),
             }
         })?;
-        Ok(Caller { user_id: claims.sub, role: claims.role })
+        Ok(Caller { user_id: claims.sub, role: claims.role, source_ip: crate::client_ip(req) })
     }
 }
 

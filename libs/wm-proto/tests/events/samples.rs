@@ -162,6 +162,16 @@ fn notifications_and_auth() -> Vec<Payload> {
             family_id: "65f0a1b2c3d4e5f600000002".into(),
             source_ip: "192.0.2.8".into(),
         }),
+        Payload::AuditRecorded(AuditRecorded {
+            action: "meter.edit".into(),
+            target_id: METER.into(),
+            role: "operator".into(),
+            source_ip: "192.0.2.8".into(),
+            before_json: r#"{"lat":43.6}"#.into(),
+            after_json: r#"{"lat":43.7}"#.into(),
+            outcome: "ok".into(),
+            detail: String::new(),
+        }),
     ]
 }
 

@@ -1,4 +1,5 @@
 //! The auth service's tables.
 
+pub mod audit;
 pub mod sessions;
 pub mod users;

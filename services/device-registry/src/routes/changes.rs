@@ -42,9 +42,13 @@ pub async fn register_gateway(
     state: web::Data<RegistryState>,
     body: web::Json<RegisterGateway>,
 ) -> Result<HttpResponse, ApiError> {
-    caller.may_change_devices()?;
-    let id = state.commands.register_gateway(&caller.user_id, body.into_inner().validate()?).await?;
-    Ok(HttpResponse::Created().json(Created { id: id.to_string() }))
+    let attempt = RegistryState::attempt(&caller, "gateway.register");
+    let result = async {
+        caller.may_change_devices()?;
+        let id = state.commands.register_gateway(&attempt, body.into_inner().validate()?).await?;
+        Ok(HttpResponse::Created().json(Created { id: id.to_string() }))
+    };
+    state.audited(&attempt, result.await).await
 }
 
 /// Register a water meter.
@@ -61,9 +65,13 @@ pub async fn register_meter(
     state: web::Data<RegistryState>,
     body: web::Json<RegisterMeter>,
 ) -> Result<HttpResponse, ApiError> {
-    caller.may_change_devices()?;
-    let id = state.commands.register_meter(&caller.user_id, body.into_inner().validate()?).await?;
-    Ok(HttpResponse::Created().json(Created { id: id.to_string() }))
+    let attempt = RegistryState::attempt(&caller, "meter.register");
+    let result = async {
+        caller.may_change_devices()?;
+        let id = state.commands.register_meter(&attempt, body.into_inner().validate()?).await?;
+        Ok(HttpResponse::Created().json(Created { id: id.to_string() }))
+    };
+    state.audited(&attempt, result.await).await
 }
 
 /// Change a gateway's phone number and/or position.
@@ -83,10 +91,15 @@ pub async fn patch_gateway(
     id: web::Path<String>,
     body: web::Json<PatchGateway>,
 ) -> Result<HttpResponse, ApiError> {
-    caller.may_change_devices()?;
-    let id = device_id(&id)?;
-    let changes = body.into_inner().validate()?;
-    state.commands.change_gateway(&caller.user_id, id, gateway::Command::Update(changes)).await?;
+    let attempt = RegistryState::attempt(&caller, "gateway.edit").on(&id);
+    let result = async {
+        caller.may_change_devices()?;
+        let id = device_id(&id)?;
+        let changes = body.into_inner().validate()?;
+        state.commands.change_gateway(&attempt, id, gateway::Command::Update(changes)).await?;
+        Ok(id)
+    };
+    let id = state.audited(&attempt, result.await).await?;
     shown(&state, lists::by_id::<GatewayRow>(state.db(), &id.to_string()).await?)
 }
 
@@ -106,10 +119,15 @@ pub async fn patch_meter(
     id: web::Path<String>,
     body: web::Json<PatchMeter>,
 ) -> Result<HttpResponse, ApiError> {
-    caller.may_change_devices()?;
-    let id = device_id(&id)?;
-    let gps = body.into_inner().validate()?;
-    state.commands.change_meter(&caller.user_id, id, meter::Command::Update { gps }).await?;
+    let attempt = RegistryState::attempt(&caller, "meter.edit").on(&id);
+    let result = async {
+        caller.may_change_devices()?;
+        let id = device_id(&id)?;
+        let gps = body.into_inner().validate()?;
+        state.commands.change_meter(&attempt, id, meter::Command::Update { gps }).await?;
+        Ok(id)
+    };
+    let id = state.audited(&attempt, result.await).await?;
     shown(&state, lists::by_id::<MeterRow>(state.db(), &id.to_string()).await?)
 }
 
@@ -128,9 +146,13 @@ pub async fn delete_gateway(
     state: web::Data<RegistryState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    caller.may_change_devices()?;
-    state.commands.change_gateway(&caller.user_id, device_id(&id)?, gateway::Command::Delete).await?;
-    Ok(HttpResponse::new(StatusCode::NO_CONTENT))
+    let attempt = RegistryState::attempt(&caller, "gateway.delete").on(&id);
+    let result = async {
+        caller.may_change_devices()?;
+        state.commands.change_gateway(&attempt, device_id(&id)?, gateway::Command::Delete).await?;
+        Ok(HttpResponse::new(StatusCode::NO_CONTENT))
+    };
+    state.audited(&attempt, result.await).await
 }
 
 /// Delete a water meter that was never seen.
@@ -148,7 +170,11 @@ pub async fn delete_meter(
     state: web::Data<RegistryState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    caller.may_change_devices()?;
-    state.commands.change_meter(&caller.user_id, device_id(&id)?, meter::Command::Delete).await?;
-    Ok(HttpResponse::new(StatusCode::NO_CONTENT))
+    let attempt = RegistryState::attempt(&caller, "meter.delete").on(&id);
+    let result = async {
+        caller.may_change_devices()?;
+        state.commands.change_meter(&attempt, device_id(&id)?, meter::Command::Delete).await?;
+        Ok(HttpResponse::new(StatusCode::NO_CONTENT))
+    };
+    state.audited(&attempt, result.await).await
 }

@@ -38,6 +38,26 @@ pub async fn load_meter(tx: &mut Tx, id: &str) -> Result<(Option<meter::Meter>, 
     Ok((row.map(|r| r.state()).transpose()?, seen))
 }
 
+/// The device `id` of `kind` as the audit trail shows it: the fields an
+/// operator registers and edits, as JSON; `None` when there is none.
+pub async fn audit_snapshot(tx: &mut Tx, kind: DeviceKind, id: &str) -> Result<Option<String>, StorageError> {
+    let json = match kind {
+        DeviceKind::Gateway => {
+            let sql = format!("SELECT {GATEWAY_COLUMNS} FROM gateways WHERE id = $1");
+            let row: Option<GatewayRow> = with_tx!(tx, conn =>
+                sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut **conn).await)?;
+            row.map(|r| r.audit_json())
+        }
+        DeviceKind::Meter => {
+            let sql = format!("SELECT {METER_COLUMNS} FROM meters WHERE id = $1");
+            let row: Option<MeterRow> = with_tx!(tx, conn =>
+                sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut **conn).await)?;
+            row.map(|r| r.audit_json())
+        }
+    };
+    Ok(json.map(|value| value.to_string()))
+}
+
 fn lock(tx: &Tx) -> &'static str {
     if backend(tx) == Backend::Postgres { " FOR UPDATE" } else { "" }
 }

@@ -1,6 +1,7 @@
 //! Stored gateways and meters as read back, registration and state columns
 //! together.
 
+use serde_json::json;
 use wm_domain::GpsCoordinates;
 
 use super::from_micros;
@@ -78,6 +79,15 @@ impl GatewayRow {
     pub fn gps(&self) -> Option<GpsCoordinates> {
         gps(self.longitude, self.latitude).ok().flatten()
     }
+
+    /// The registered and editable fields, for the audit trail.
+    pub fn audit_json(&self) -> serde_json::Value {
+        json!({
+            "id": self.id, "serialNumber": self.serial_number, "deviceName": self.device_name, "imei": self.imei,
+            "phoneNumber": self.phone_number, "bleAddress": self.ble_address, "macAddress": self.mac_address,
+            "longitude": self.longitude, "latitude": self.latitude,
+        })
+    }
 }
 
 impl MeterRow {
@@ -95,5 +105,13 @@ impl MeterRow {
 
     pub fn gps(&self) -> Option<GpsCoordinates> {
         gps(self.longitude, self.latitude).ok().flatten()
+    }
+
+    /// The registered and editable fields, for the audit trail.
+    pub fn audit_json(&self) -> serde_json::Value {
+        json!({
+            "id": self.id, "serialNumber": self.serial_number, "deviceName": self.device_name,
+            "bleAddress": self.ble_address, "longitude": self.longitude, "latitude": self.latitude,
+        })
     }
 }

@@ -1,9 +1,13 @@
 //! A meter's shutdown request: its status, and the operator's answer.
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpResponse, http::StatusCode, web};
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use utoipa::ToSchema;
-use wm_eventlog::outbox;
+use wm_eventlog::{
+    audit::{self, Attempt},
+    outbox,
+};
 use wm_http::{ApiError, auth::Caller};
 use wm_proto::{
     Envelope, Payload,
@@ -52,6 +56,7 @@ pub async fn get(_: Caller, state: web::Data<Ingest>, id: web::Path<String>) -> 
         (status = 403, description = "A viewer may not answer", body = ApiError),
         (status = 404, description = "The meter has no shutdown request", body = ApiError),
         (status = 409, description = "`not_pending`: the request was already answered", body = ApiError),
+        (status = 503, description = "`audit_unavailable`: the answer could not be audited, so nothing was done", body = ApiError),
     ), security(("bearer" = [])))]
 #[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn patch(
@@ -60,9 +65,33 @@ pub async fn patch(
     id: web::Path<String>,
     body: web::Json<Answer>,
 ) -> Result<HttpResponse, ApiError> {
+    let action = match body.status.as_str() {
+        "confirmed" => "shutdown.confirm",
+        "rejected" => "shutdown.reject",
+        _ => "shutdown.answer",
+    };
+    let attempt = Attempt::new(&caller.user_id, caller.role.as_str(), caller.source_ip, action).on(&id);
+    let result = answer(&caller, &state, &id, &body.status, &attempt).await;
+    if let Err(e) = &result {
+        let at = state.clock.now();
+        audit::record_refusal(&state.db, &state.relay, NAME, &attempt, (e.code, &e.detail()), at).await;
+    }
+    result
+}
+
+/// Answers the meter's pending request with `status`, recording `attempt`
+/// in the same transaction. **Fails closed:** when the audit record cannot
+/// be staged, nothing is committed, so no valve command is sent.
+async fn answer(
+    caller: &Caller,
+    state: &Ingest,
+    id: &str,
+    answered_with: &str,
+    attempt: &Attempt,
+) -> Result<HttpResponse, ApiError> {
     caller.may_change_devices()?;
-    let meter_id = id_of(&id)?;
-    let status = match body.status.as_str() {
+    let meter_id = id_of(id)?;
+    let status = match answered_with {
         "confirmed" => ShutdownAnswerStatus::Confirmed,
         "rejected" => ShutdownAnswerStatus::Rejected,
         other => return Err(ApiError::validation(format!("status must be confirmed or rejected, not {other:?}"))),
@@ -92,6 +121,7 @@ pub async fn patch(
     let answered = Envelope::new(&meter_id, &caller.user_id, Payload::ShutdownAnswered(answer)).with_occurred_at(now);
     telemetry::persist_all(&mut tx, std::slice::from_ref(&answered)).await.map_err(|e| ApiError::storage(&e))?;
     let mut envelopes = vec![answered];
+    let mut command_id = None;
     if status == ShutdownAnswerStatus::Confirmed {
         let command = valve::close(&mut tx, &meter_id, &request_id, &caller.user_id, now)
             .await
@@ -99,11 +129,26 @@ pub async fn patch(
         if command.is_none() {
             tracing::warn!(meter = meter_id, "no gateway has heard this meter: no valve command to send");
         }
+        command_id = command.as_ref().and_then(|c| match &c.payload {
+            Some(Payload::ValveCommandIssued(issued)) => Some(issued.command_id.clone()),
+            _ => None,
+        });
         envelopes.extend(command);
     }
     outbox::stage(&mut tx, NAME, None, &envelopes).await.map_err(|e| ApiError::storage(&e))?;
+    let before = json!({"requestId": request_id, "status": current});
+    let after = json!({"requestId": request_id, "status": answered_with, "valveCommandId": command_id});
+    let record = attempt.succeeded(Some(before.to_string()), Some(after.to_string()), now);
+    audit::stage(&mut tx, NAME, &record).await.map_err(|e| {
+        tracing::error!(error = ?e, meter = meter_id, "the answer's audit record cannot be written: nothing was done");
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "audit_unavailable",
+            "The audit record could not be written, so the answer was not saved and no valve command was sent",
+        )
+    })?;
     tx.commit().await.map_err(|e| ApiError::storage(&e))?;
     state.relay.wake();
     state.dispatch.notify_one();
-    Ok(HttpResponse::Ok().json(ShutdownStatus { status: Some(body.status.clone()) }))
+    Ok(HttpResponse::Ok().json(ShutdownStatus { status: Some(answered_with.to_owned()) }))
 }

@@ -5,7 +5,10 @@ use crate::suite::target::{Target, Users};
 use chrono::Utc;
 use futures::future::BoxFuture;
 use tokio::sync::oneshot;
-use wm_auth::storage::users;
+use wm_auth::{
+    accounts,
+    audit::{Audit, CLI_ACTOR},
+};
 use wm_domain::ManualClock;
 use wm_eventlog::EventLog;
 use wm_http::auth::Role as UserRole;
@@ -121,7 +124,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     let running = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
     }));
-    let users: Arc<dyn Users> = Arc::new(DbUsers(db.as_ref().map(|db| db.db().clone())));
+    let users: Arc<dyn Users> = Arc::new(DbUsers(db.as_ref().map(|db| db.db().clone()), log.clone()));
     TestApp {
         target: Target::new(url, JWT_KEY, users),
         stop: Some(stop),
@@ -143,25 +146,30 @@ impl Deref for TestApp {
     }
 }
 
-/// Users straight into the app's database, as `wmeter user` would store them.
-struct DbUsers(Option<wm_storage::Db>);
+/// Users straight into the app's database, recorded on its log, as
+/// `wmeter user` does.
+struct DbUsers(Option<wm_storage::Db>, Option<Arc<dyn EventLog>>);
 
 impl DbUsers {
     fn db(&self) -> &wm_storage::Db {
         self.0.as_ref().expect("this app has a database")
+    }
+
+    async fn audit(&self) -> Audit {
+        Audit::open(self.1.clone().expect("this app has an event log")).await.unwrap()
     }
 }
 
 impl Users for DbUsers {
     fn add<'a>(&'a self, username: &'a str, password: &'a str, role: UserRole) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            users::create(self.db(), username, password, role).await.unwrap();
+            accounts::create(self.db(), &self.audit().await, CLI_ACTOR, username, password, role).await.unwrap();
         })
     }
 
     fn disable<'a>(&'a self, username: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            users::disable(self.db(), username).await.unwrap();
+            accounts::disable(self.db(), &self.audit().await, CLI_ACTOR, username).await.unwrap();
         })
     }
 }

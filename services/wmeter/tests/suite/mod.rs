@@ -9,6 +9,7 @@
 
 #![allow(dead_code)] // each test binary uses its own part of the helpers
 
+pub mod audit;
 pub mod bad_input;
 mod devices;
 pub mod docs;
@@ -52,6 +53,9 @@ macro_rules! suite_tests {
             docs::the_document_is_public_and_lists_every_spec_route,
             docs::every_described_route_exists,
             docs::every_described_route_needs_a_token,
+            audit::every_device_change_and_refusal_is_audited,
+            audit::user_changes_are_audited,
+            audit::only_admins_read_the_trail_page_by_page,
         }
     };
 }

@@ -8,9 +8,11 @@ use wm_domain::Clock;
 use wm_eventlog::projection::{self, RunOptions};
 use wm_http::auth::Role;
 
-use super::{Gateway, json_when, known};
+use wm_storage::with_pool;
+
+use super::{Gateway, json_when, known, rows};
 use crate::{
-    helpers::{TestApp, spawn_each},
+    helpers::{TestApp, eventually, spawn_app, spawn_each},
     registry::{address, gateway_body, meter_body, register},
 };
 
@@ -80,4 +82,64 @@ async fn a_confirmed_shutdown_closes_the_valve_once() {
         let acked = app.json(&meter_path, 200).await;
         assert_eq!(acked["valveCommand"]["status"], "acked", "the rebuild restored the command's state");
     }
+}
+
+/// The shutdown confirm fails closed: when its audit record cannot be
+/// written, the answer is not saved and no valve command is sent.
+#[tokio::test]
+async fn a_confirmation_that_cannot_be_audited_moves_no_valve() {
+    let app = spawn_app().await;
+    register(&app, "gateways", gateway_body(1)).await;
+    let meter = register(&app, "wmeters", meter_body(1)).await;
+    known(&app, 1, 1).await;
+    let mut gw = Gateway::connect(&app, "GW00000001").await;
+    let now = app.clock.now().to_rfc3339();
+    let ble = address(0xC0, 1);
+    gw.send("ble", json!({"messageId": 1, "timestamp": now, "meter": ble, "rssi": -60}).to_string()).await;
+    gw.send(
+        "shutdown-request",
+        json!({"messageId": 2, "timestamp": now, "meter": ble, "requestId": "r-1"}).to_string(),
+    )
+    .await;
+    gw.acked(2).await;
+    let status_path = format!("/api/proxy/wmeters/shutdown-requests/{meter}");
+    json_when(&app, &status_path, |s| s["status"] == "requested").await;
+
+    // The audit store refuses the confirmation's record, and only it.
+    execute(
+        &app,
+        "CREATE TRIGGER audit_down BEFORE INSERT ON event_outbox \
+         WHEN instr(NEW.envelope, CAST('shutdown.confirm' AS BLOB)) > 0 \
+         BEGIN SELECT RAISE(ABORT, 'the audit store is down'); END",
+    )
+    .await;
+    let response = app.send_as(Role::Operator, Method::PATCH, &status_path, Some(json!({"status": "confirmed"}))).await;
+    assert_eq!(response.status(), 503);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "audit_unavailable");
+    assert!(body["message"].as_str().unwrap().contains("no valve command was sent"), "{body}");
+    assert_eq!(app.json(&status_path, 200).await["status"], "requested", "the answer was not saved");
+    assert_eq!(rows(&app, "SELECT COUNT(*) FROM valve_commands").await, 0, "no command was queued");
+
+    execute(&app, "DROP TRIGGER audit_down").await;
+    answer(&app, &meter, "confirmed").await;
+    let command = gw.command().await;
+    assert_eq!(command["requestId"], "r-1", "the first command sent is the audited confirmation's");
+    let entry = eventually("the confirmation's audit entry", || async {
+        let trail = app.get_as(Role::Admin, "/api/audit").await.json::<Value>().await.unwrap();
+        trail["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["action"] == "shutdown.confirm" && e["outcome"] == "ok")
+            .cloned()
+    })
+    .await;
+    assert_eq!((&entry["target"], &entry["role"]), (&json!(meter), &json!("operator")));
+    assert_eq!((&entry["before"]["status"], &entry["after"]["status"]), (&json!("requested"), &json!("confirmed")));
+    assert_eq!(entry["after"]["valveCommandId"], command["commandId"]);
+}
+
+async fn execute(app: &TestApp, sql: &'static str) {
+    with_pool!(app.db(), pool => sqlx::query(sql).execute(pool).await.map(drop)).unwrap();
 }
