@@ -50,10 +50,27 @@ impl LoginLimiter {
                 !times.is_empty()
             });
         }
+        if failures.len() >= MAX_KEYS {
+            drop_oldest(&mut failures);
+        }
         for key in keys(ip, username).into_iter().flatten() {
             failures.entry(key).or_default().push_back(now);
         }
     }
+}
+
+/// Keeps the most recently failing tenth below [`MAX_KEYS`]: a flood from
+/// ever new addresses and usernames within one window costs bounded memory,
+/// at the price of forgetting its oldest failures.
+fn drop_oldest(failures: &mut HashMap<String, VecDeque<Instant>>) {
+    let mut latest: Vec<Instant> = failures.values().filter_map(|times| times.back().copied()).collect();
+    let cut = latest.len().saturating_sub(MAX_KEYS / 10 * 9);
+    if cut == 0 {
+        return;
+    }
+    let (_, threshold, _) = latest.select_nth_unstable(cut - 1);
+    let threshold = *threshold;
+    failures.retain(|_, times| times.back().is_some_and(|last| *last > threshold));
 }
 
 fn keys(ip: Option<IpAddr>, username: &str) -> [Option<String>; 2] {
@@ -85,6 +102,21 @@ mod tests {
         assert_eq!(wait, 45);
         assert_eq!(limiter.check(B, "ann", start), Ok(()), "the real user from elsewhere");
         assert_eq!(limiter.check(A, "ann", start + WINDOW), Ok(()), "the window slides");
+    }
+
+    #[test]
+    fn a_flood_of_new_names_keeps_memory_bounded_and_the_newest_failures() {
+        let limiter = LoginLimiter::new(10, 1);
+        let start = Instant::now();
+        let flood = MAX_KEYS * 3;
+        for i in 0..flood {
+            let at = start + Duration::from_micros(i as u64);
+            limiter.record_failure(None, &format!("guess{i}"), at);
+        }
+        let tracked = limiter.failures.lock().unwrap().len();
+        assert!(tracked <= MAX_KEYS, "{tracked} keys");
+        let end = start + Duration::from_micros(flood as u64);
+        assert!(limiter.check(None, &format!("guess{}", flood - 1), end).is_err(), "the newest are still throttled");
     }
 
     #[test]

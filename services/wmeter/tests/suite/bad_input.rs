@@ -46,20 +46,27 @@ pub async fn bad_bodies_get_400_and_huge_ones_413(t: &Target) {
             .body(body);
         async move { request.send().await.unwrap() }
     };
-    for (body, content_type) in [
-        ("{not json".to_owned(), "application/json"),
-        ("[]".to_owned(), "application/json"),
+    let deep = format!("{{\"serialNumber\": {}1{}}}", "[".repeat(100_000), "]".repeat(100_000));
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (b"{not json".to_vec(), "application/json"),
+        (b"[]".to_vec(), "application/json"),
         (
-            json!({"serialNumber": "AB12CD34EF", "bleAddress": "AA:BB:CC:DD:EE:FF", "color": "red"}).to_string(),
+            json!({"serialNumber": "AB12CD34EF", "bleAddress": "AA:BB:CC:DD:EE:FF", "color": "red"}).to_string().into(),
             "application/json",
         ),
-        ("serialNumber=AB12CD34EF".to_owned(), "application/x-www-form-urlencoded"),
-    ] {
-        let response = send(body.clone().into(), content_type).await;
+        (b"serialNumber=AB12CD34EF".to_vec(), "application/x-www-form-urlencoded"),
+        (deep.into_bytes(), "application/json"),
+        (b"{\"serialNumber\": \"AB12\xff\xfeCD\", \"bleAddress\": \"AA:BB:CC:DD:EE:FF\"}".to_vec(), "application/json"),
+        (b"{\"serialNumber\": NaN, \"bleAddress\": \"AA:BB:CC:DD:EE:FF\"}".to_vec(), "application/json"),
+        (b"\xef\xbb\xbf\x00\x00".to_vec(), "application/json"),
+    ];
+    for (body, content_type) in cases {
+        let shown = String::from_utf8_lossy(&body[..body.len().min(60)]).into_owned();
+        let response = send(body.into(), content_type).await;
         let status = response.status();
         let error: Value = response.json().await.unwrap();
-        assert!(status == 400 || status == 415, "{body}: {status} {error}");
-        assert!(error["code"].is_string(), "{body}: {error}");
+        assert!(status == 400 || status == 413 || status == 415, "{shown}: {status} {error}");
+        assert!(error["code"].is_string() && error["message"].is_string(), "{shown}: {error}");
     }
     let huge = json!({"serialNumber": "x".repeat(70 * 1024), "bleAddress": "AA:BB:CC:DD:EE:FF"}).to_string();
     let response = send(huge.into(), "application/json").await;

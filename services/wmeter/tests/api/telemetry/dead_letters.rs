@@ -33,6 +33,26 @@ async fn bad_uplinks_are_dead_lettered_with_their_reason() {
                 DeadLetterReason::OutOfRange,
             ),
             ("heartbeat", vec![b' '; 1024 * 1024], DeadLetterReason::PayloadTooLarge),
+            (
+                "reading",
+                b"{\"messageId\": 3, \"meter\": \"C0:00\xff\xfe\"}".to_vec(),
+                DeadLetterReason::MalformedPayload,
+            ),
+            (
+                "reading",
+                reading(5, now.to_rfc3339()).replace("\"record\":5", "\"record\":NaN").into_bytes(),
+                DeadLetterReason::MalformedPayload,
+            ),
+            (
+                "reading",
+                reading(5, now.to_rfc3339()).replace("\"record\":5", "\"record\":1e400").into_bytes(),
+                DeadLetterReason::MalformedPayload,
+            ),
+            (
+                "reading",
+                format!("{{\"messageId\": {}4{}}}", "[".repeat(10_000), "]".repeat(10_000)).into_bytes(),
+                DeadLetterReason::MalformedPayload,
+            ),
         ];
         for (kind, payload, _) in &cases {
             gw.send(kind, payload.clone()).await;
