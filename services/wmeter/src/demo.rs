@@ -32,7 +32,7 @@ pub async fn start(app: &mut Application) -> anyhow::Result<()> {
     let commands = app.registry().context("the demo needs the registry")?.clone();
     let registered = register(&commands, &fleet).await?;
     if registered > 0 {
-        println!("demo network: registered {GATEWAYS} gateways and {METERS} water meters");
+        crate::commands::say(format_args!("demo network: registered {GATEWAYS} gateways and {METERS} water meters"));
     }
     let (addr, (username, password)) = app.embedded_broker().context("the demo needs the embedded broker")?;
     let login = Login { host: addr.ip().to_string(), port: addr.port(), client_id: String::new(), username, password };
@@ -43,7 +43,7 @@ pub async fn start(app: &mut Application) -> anyhow::Result<()> {
         let stats = simulator::run(&fleet, &login, &settings, stop).await;
         tracing::info!(sent = stats.sent, acked = stats.commands_acked, "demo simulator stopped");
     });
-    println!("demo simulator: {GATEWAYS} gateways publishing about 5 messages a second");
+    crate::commands::say(format_args!("demo simulator: {GATEWAYS} gateways publishing about 5 messages a second"));
     Ok(())
 }
 

@@ -39,3 +39,13 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 fn load(file: Option<&Path>, mode: Mode) -> Result<Settings, config::ConfigError> {
     config::load(file, mode)
 }
+
+/// Prints a line for the operator. A closed or broken stdout (a supervisor
+/// that dropped it, `| head`) must not stop a server or a run, so a failure
+/// is only logged.
+pub(crate) fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    if let Err(e) = writeln!(std::io::stdout(), "{line}") {
+        tracing::warn!(error = %e, "a line for the operator could not be printed");
+    }
+}

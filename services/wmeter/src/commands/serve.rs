@@ -1,6 +1,7 @@
 use crate::{
     app::{Application, Role},
     cli::Service,
+    commands::say,
     config::Settings,
 };
 
@@ -13,13 +14,13 @@ pub async fn embedded(mut settings: Settings, demo: bool) -> anyhow::Result<()> 
     }
     let _telemetry = wm_http::telemetry::init(&settings.log, "wmeter")?;
     let mut app = Application::build(&settings, Role::Embedded).await?;
-    println!("w-meter is running at {}", app.url());
+    say(format_args!("w-meter is running at {}", app.url()));
     if let Some((addr, (username, password))) = app.embedded_broker() {
-        println!("MQTT broker at mqtt://{addr}");
+        say(format_args!("MQTT broker at mqtt://{addr}"));
         if demo {
-            println!(
+            say(format_args!(
                 "gateways sign in as {username} / {password}   (this run only; set mqtt.gateway_password to keep one)"
-            );
+            ));
         } else if settings.mqtt.gateway_password.is_none() {
             tracing::warn!(
                 "mqtt.gateway_password is not set: only this process's own clients can sign in to the broker"
@@ -47,10 +48,10 @@ async fn print_demo_users(app: &Application) -> anyhow::Result<()> {
     let audit = wm_auth::audit::Audit::open(log.clone()).await?;
     let created = wm_auth::accounts::ensure_demo_users(db, &audit).await?;
     if created.is_empty() {
-        println!("sign in with the users created on the first run (wmeter user list)");
+        say(format_args!("sign in with the users created on the first run (wmeter user list)"));
     }
     for (username, password) in created {
-        println!("demo login: {username} / {password}   (shown once; keep it)");
+        say(format_args!("demo login: {username} / {password}   (shown once; keep it)"));
     }
     Ok(())
 }

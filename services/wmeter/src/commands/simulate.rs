@@ -25,7 +25,7 @@ pub async fn run(settings: Settings, args: SimulateArgs) -> anyhow::Result<()> {
             _ => super::password::read(&args.username)?,
         };
         let created = register(&args.api, &args.username, &password, &fleet).await?;
-        println!("registered {created} devices through {}", args.api);
+        crate::commands::say(format_args!("registered {created} devices through {}", args.api));
     }
     let sim = SimSettings {
         rate: args.rate,
@@ -39,12 +39,15 @@ pub async fn run(settings: Settings, args: SimulateArgs) -> anyhow::Result<()> {
         crate::shutdown::signal().await;
         on_signal.cancel();
     });
-    println!(
+    crate::commands::say(format_args!(
         "simulating {} gateways and {} meters on mqtt://{}:{}",
         args.gateways, args.meters, broker.host, broker.port
-    );
+    ));
     let stats = simulator::run(&fleet, &broker, &sim, stop).await;
-    println!("sent {} uplinks; acknowledged {} valve commands", stats.sent, stats.commands_acked);
+    crate::commands::say(format_args!(
+        "sent {} uplinks; acknowledged {} valve commands",
+        stats.sent, stats.commands_acked
+    ));
     Ok(())
 }
 

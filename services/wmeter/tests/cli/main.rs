@@ -40,18 +40,21 @@ pub fn serve(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
 
 /// [`serve`] with more environment variables.
 pub fn serve_with(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
-    wmeter()
+    serve_command(dir, args, env).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap()
+}
+
+/// The command [`serve_with`] spawns.
+pub fn serve_command(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut command = wmeter();
+    command
         .args(args)
         .envs(env.iter().copied())
         .env("WMETER_HTTP__PORT", "0")
         .env("WMETER_MQTT__LISTEN", "127.0.0.1:0")
         .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.display()))
         .env("WMETER_WEB__STATIC_DIR", dir)
-        .env("WMETER_AUTH__KEY_FILE", dir.join("jwt.key"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
+        .env("WMETER_AUTH__KEY_FILE", dir.join("jwt.key"));
+    command
 }
 
 pub fn wait(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
