@@ -20,7 +20,7 @@ pub mod retention;
 mod routes;
 pub mod simulator;
 pub mod storage;
-pub mod uplink;
+pub use wm_uplink as uplink;
 
 use std::{collections::HashMap, sync::Arc};
 
