@@ -9,7 +9,7 @@ PROFILE ?= dev
 TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
 WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test deps build web test-rust test-web test-e2e bench bench-smoke lint validate-deploy fmt clean
+.PHONY: help run test deps build web test-rust test-web test-e2e fuzz bench bench-smoke lint validate-deploy fmt clean
 
 help:
 	@echo "make run    build everything and start w-meter (embedded mode, demo network) on http://127.0.0.1:8080"
@@ -46,6 +46,12 @@ test-e2e: web/dist/index.html
 	deploy/dev/mosquitto.sh install
 	deploy/dev/test.sh e2e
 
+## fuzz: every cargo fuzz target for FUZZ_SECONDS each (default 10 min), keeping the corpus in .cache/fuzz.
+FUZZ_SECONDS ?= 600
+fuzz:
+	deploy/dev/fuzz.sh install
+	deploy/dev/fuzz.sh run $(FUZZ_SECONDS) keep
+
 ## bench: every figure of bench/README.md against its raw reference (release build, up to 30 min); appends to bench/RESULTS.md.
 bench: deps web/dist/index.html
 	deploy/dev/test.sh bench
@@ -70,6 +76,7 @@ deps:
 	deploy/dev/tansu.sh install
 	deploy/dev/chromium.sh install
 	deploy/dev/validate-deploy.sh install
+	deploy/dev/fuzz.sh install
 
 fmt:
 	$(CARGO) fmt --all
