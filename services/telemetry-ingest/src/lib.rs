@@ -68,6 +68,11 @@ pub const MIGRATIONS: Migrations = Migrations {
             name: "valve_commands",
             sql: include_str!("../migrations/sqlite/0002_valve_commands.sql"),
         },
+        Migration {
+            version: 3,
+            name: "gateway_sessions",
+            sql: include_str!("../migrations/sqlite/0003_gateway_sessions.sql"),
+        },
     ],
     postgres: &[
         Migration { version: 1, name: "telemetry", sql: include_str!("../migrations/postgres/0001_telemetry.sql") },
@@ -75,6 +80,11 @@ pub const MIGRATIONS: Migrations = Migrations {
             version: 2,
             name: "valve_commands",
             sql: include_str!("../migrations/postgres/0002_valve_commands.sql"),
+        },
+        Migration {
+            version: 3,
+            name: "gateway_sessions",
+            sql: include_str!("../migrations/postgres/0003_gateway_sessions.sql"),
         },
     ],
 };

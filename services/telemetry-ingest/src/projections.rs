@@ -68,6 +68,8 @@ impl Projection for TelemetryProjection {
             topics::ALERTS,
             topics::DISCOVERIES,
             topics::SHUTDOWN,
+            topics::COMMANDS,
+            topics::GATEWAY_STATUS,
         ]
     }
 

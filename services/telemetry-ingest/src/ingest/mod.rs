@@ -95,6 +95,11 @@ impl Ingest {
         outbox::stage(&mut tx, NAME, None, &staged).await?;
         tx.commit().await?;
         self.relay.wake();
+        let back_online = |e: &Envelope| matches!(&e.payload, Some(Payload::GatewayStatusChanged(s)) if s.online);
+        if accepted.iter().any(back_online) {
+            // Its waiting valve commands go now.
+            self.dispatch.notify_one();
+        }
         for outcome in &outcomes {
             match outcome {
                 Outcome::Accepted => self.metrics.accepted(),

@@ -34,10 +34,15 @@ pub async fn meter_of(tx: &mut Tx, command_id: &str) -> Result<Option<String>, s
     with_tx!(tx, conn => sqlx::query_scalar(sql).bind(command_id).fetch_optional(&mut **conn).await)
 }
 
-/// Up to `max` pending commands, oldest first.
+/// Up to `max` pending commands, oldest first, but for gateways whose MQTT
+/// session is down: theirs wait, so that a gateway without a persistent
+/// session does not miss them (docs/mqtt.md, `cmd`).
 pub async fn pending(db: &Db, max: i64) -> Result<Vec<Pending>, sqlx::Error> {
-    let sql = "SELECT command_id, meter_id, gateway_serial, meter_ble_address, request_id, issued_at \
-               FROM valve_commands WHERE status = 'pending' ORDER BY issued_at LIMIT $1"
+    let sql = "SELECT c.command_id, c.meter_id, c.gateway_serial, c.meter_ble_address, c.request_id, c.issued_at \
+               FROM valve_commands c WHERE c.status = 'pending' AND NOT EXISTS (\
+                 SELECT 1 FROM ingest_gateways g JOIN gateway_sessions s ON s.gateway_id = g.id \
+                 WHERE g.serial_number = c.gateway_serial AND NOT s.online) \
+               ORDER BY c.issued_at LIMIT $1"
         .to_owned();
     query::fetch_all(db, sql, vec![Bind::Int(max)]).await
 }

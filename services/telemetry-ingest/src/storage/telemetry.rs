@@ -120,6 +120,11 @@ async fn persist_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), sqlx::Error
                        WHERE request_id = $4 AND status = 'requested'";
             execute!(tx, sql, status, at, &a.answered_by, &a.request_id)?;
         }
+        Payload::GatewayStatusChanged(g) => {
+            let sql = "INSERT INTO gateway_sessions (gateway_id, online, updated_at) VALUES ($1, $2, $3) \
+                       ON CONFLICT (gateway_id) DO UPDATE SET online = excluded.online, updated_at = excluded.updated_at";
+            execute!(tx, sql, &g.gateway_id, g.online, at)?;
+        }
         Payload::ValveCommandIssued(_) | Payload::ValveCommandSent(_) | Payload::CommandAcknowledged(_) => {
             super::commands::persist(tx, payload, at).await?;
         }
@@ -149,6 +154,7 @@ pub async fn reset(tx: &mut Tx) -> Result<(), sqlx::Error> {
         "discoveries",
         "shutdown_requests",
         "valve_commands",
+        "gateway_sessions",
     ];
     for table in tables {
         execute!(tx, sqlx::AssertSqlSafe(format!("DELETE FROM {table}")))?;

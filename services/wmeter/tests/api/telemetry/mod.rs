@@ -81,6 +81,13 @@ impl Gateway {
         tokio::time::timeout(Duration::from_secs(30), self.commands.recv()).await.expect("a command in time").unwrap()
     }
 
+    /// Fails if a command arrives within `wait`.
+    pub async fn no_command_within(&mut self, wait: Duration) {
+        if let Ok(command) = tokio::time::timeout(wait, self.commands.recv()).await {
+            panic!("an unexpected command: {command:?}");
+        }
+    }
+
     /// Drops the connection without a DISCONNECT, as a crash would: the
     /// broker publishes the last will.
     pub fn crash(self) {

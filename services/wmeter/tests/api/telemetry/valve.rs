@@ -143,3 +143,45 @@ async fn a_confirmation_that_cannot_be_audited_moves_no_valve() {
 async fn execute(app: &TestApp, sql: &'static str) {
     with_pool!(app.db(), pool => sqlx::query(sql).execute(pool).await.map(drop)).unwrap();
 }
+
+/// A confirmation while the gateway is offline waits, and is sent exactly
+/// once when the gateway is back (a gateway may have no persistent session
+/// that would keep it).
+#[tokio::test]
+async fn a_command_for_an_offline_gateway_waits_and_goes_once_it_is_back() {
+    for app in spawn_each(|_| {}).await {
+        register(&app, "gateways", gateway_body(1)).await;
+        let meter = register(&app, "wmeters", meter_body(1)).await;
+        known(&app, 1, 1).await;
+        let now = app.clock.now().to_rfc3339();
+        let ble = address(0xC0, 1);
+        let gw = Gateway::connect(&app, "GW00000001").await;
+        let online = json!({"status": "online", "messageId": 1, "timestamp": now}).to_string();
+        gw.send("status", online.clone()).await;
+        gw.send("ble", json!({"messageId": 2, "timestamp": now, "meter": ble, "rssi": -60}).to_string()).await;
+        let request = json!({"messageId": 3, "timestamp": now, "meter": ble, "requestId": "r-offline"});
+        gw.send("shutdown-request", request.to_string()).await;
+        let status_path = format!("/api/proxy/wmeters/shutdown-requests/{meter}");
+        json_when(&app, &status_path, |s| s["status"] == "requested").await;
+
+        gw.crash();
+        eventually("ingest saw the last will", || async {
+            (rows(&app, "SELECT COUNT(*) FROM gateway_sessions WHERE NOT online").await == 1).then_some(())
+        })
+        .await;
+        answer(&app, &meter, "confirmed").await;
+        tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+        assert_eq!(
+            rows(&app, "SELECT COUNT(*) FROM valve_commands WHERE status = 'pending'").await,
+            1,
+            "the command waits for the gateway"
+        );
+
+        let mut back = Gateway::connect(&app, "GW00000001").await;
+        back.send("status", json!({"status": "online", "messageId": 4, "timestamp": now}).to_string()).await;
+        let command = back.command().await;
+        assert_eq!((&command["requestId"], &command["meter"]), (&json!("r-offline"), &json!("C0:00:00:00:00:01")));
+        back.no_command_within(std::time::Duration::from_secs(3)).await;
+        json_when(&app, &format!("/api/proxy/wmeters/{meter}"), |m| m["valveCommand"]["status"] == "sent").await;
+    }
+}
