@@ -50,6 +50,7 @@ test-e2e: web/dist/index.html
 FUZZ_SECONDS ?= 600
 fuzz:
 	deploy/dev/fuzz.sh install
+	deploy/dev/schemathesis.sh install
 	deploy/dev/fuzz.sh run $(FUZZ_SECONDS) keep
 
 ## bench: every figure of bench/README.md against its raw reference (release build, up to 30 min); appends to bench/RESULTS.md.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The body of `make test`: starts the real servers on loopback, runs the
 # suites, and always stops the servers.
-#   test.sh all | rust | web | e2e | fuzz-smoke | bench-smoke | bench | lint
+#   test.sh all | rust | web | e2e | schemathesis | fuzz-smoke | bench-smoke | bench | lint
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -83,6 +83,12 @@ e2e_tests() {
   (cd web && npm run --silent e2e)
 }
 
+schemathesis_run() {
+  step "schemathesis: every check against the OpenAPI document, on wmeter serve"
+  cargo build --bin wmeter --locked
+  deploy/dev/schemathesis.sh run 20
+}
+
 fuzz_smoke() {
   step "fuzz smoke run: every cargo fuzz target for 20 s (make fuzz runs them longer)"
   deploy/dev/fuzz.sh run 20
@@ -107,6 +113,7 @@ case "$what" in
     start_servers
     rust_tests
     e2e_tests
+    schemathesis_run
     fuzz_smoke
     bench_smoke
     ;;
@@ -114,9 +121,10 @@ case "$what" in
   web) web_tests ;;
   e2e) e2e_tests ;;
   fuzz-smoke) fuzz_smoke ;;
+  schemathesis) schemathesis_run ;;
   bench-smoke) start_servers; bench_smoke ;;
   bench) start_servers; bench_full ;;
   lint) lint ;;
-  *) echo "usage: $0 all|rust|web|e2e|fuzz-smoke|bench-smoke|bench|lint" >&2; exit 2 ;;
+  *) echo "usage: $0 all|rust|web|e2e|schemathesis|fuzz-smoke|bench-smoke|bench|lint" >&2; exit 2 ;;
 esac
 step "all green ($what)"

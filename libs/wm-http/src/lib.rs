@@ -1,7 +1,8 @@
 //! HTTP plumbing every service shares.
 //!
 //! - [`ApiError`]: the one JSON error body `{code, message, fields}`, and
-//!   [`json_errors`] so actix's own extractor failures use it too.
+//!   [`json_errors`] so actix's own extractor failures use it too;
+//!   [`JsonObject`], a body that must be a JSON object.
 //! - [`auth`]: the access-token check and the [`auth::Caller`] extractor.
 //! - [`health`]: `/healthz`, `/readyz` and `/metrics`.
 //! - [`telemetry`]: structured logs and the optional OTLP trace exporter.
@@ -9,11 +10,15 @@
 //! - [`params`]: the `max` and `start` query parameters of every list.
 //! - [`HttpSettings`]: where a service listens.
 //! - [`client_ip`]: the client's address, also behind the gateway.
+//! - [`methods`]: 404 or 405 (with `Allow`) for what no route takes, from
+//!   the OpenAPI document.
 
 pub mod auth;
 mod client_ip;
 mod error;
 pub mod health;
+mod json_object;
+pub mod methods;
 pub mod metrics;
 pub mod params;
 mod settings;
@@ -22,4 +27,5 @@ pub mod trace;
 
 pub use client_ip::{ForwardedFor, client_ip};
 pub use error::{ApiError, chain, json_errors, not_found};
+pub use json_object::JsonObject;
 pub use settings::HttpSettings;

@@ -27,7 +27,7 @@ pub fn openapi(parts: impl IntoIterator<Item = utoipa::openapi::OpenApi>) -> uto
     for part in parts {
         api.merge(part);
     }
-    api
+    routes::answers::complete(api)
 }
 
 /// Mounts the gateway's own API routes. Mount [`spa`] last: it answers

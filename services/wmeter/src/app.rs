@@ -186,6 +186,7 @@ fn http_server(
         wm_device_registry::openapi(),
         wm_notification::openapi(),
     ]);
+    let methods = web::Data::new(wm_http::methods::Methods::new(&api));
     let forwarder = forwarder(settings, role)?;
     let forwarded_for = web::Data::new(wm_http::ForwardedFor { trusted: settings.http.trust_forwarded_for });
     let static_dir = settings.web.static_dir.clone();
@@ -198,6 +199,7 @@ fn http_server(
             .app_data(web::Data::new(http_metrics.clone()))
             .app_data(tokens.clone())
             .app_data(forwarded_for.clone())
+            .app_data(methods.clone())
             .wrap(from_fn(auth::require_token))
             .wrap(from_fn(wm_gateway::cache_control))
             .wrap(from_fn(metrics::record))
@@ -225,7 +227,7 @@ fn http_server(
             }
             app = app.configure(wm_gateway::spa(static_dir.clone()));
         }
-        app.default_service(web::to(wm_http::not_found))
+        app.default_service(web::to(wm_http::methods::Methods::fallback))
     })
     .disable_signals()
     .shutdown_timeout(shutdown_timeout_secs)

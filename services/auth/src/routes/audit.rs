@@ -33,8 +33,8 @@ pub struct AuditPage {
 /// first. Admins only.
 #[utoipa::path(get, path = "/api/audit", tag = "audit",
     params(
-        ("page" = Option<i64>, Query, description = "The page, from 1 (default 1)"),
-        ("max" = Option<i64>, Query, description = "Entries per page, 1 to 500 (default 50)"),
+        ("page" = Option<i64>, Query, minimum = 1, maximum = 18446744073709551_i64, description = "The page, from 1 (default 1)"),
+        ("max" = Option<i64>, Query, minimum = 1, maximum = 500, description = "Entries per page, 1 to 500 (default 50)"),
     ),
     responses(
         (status = 200, body = AuditPage),

@@ -4,7 +4,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use wm_http::{ApiError, auth::AccessTokens};
+use wm_http::{ApiError, JsonObject, auth::AccessTokens};
 use wm_proto::{Payload, v1::UserLoggedIn};
 
 use super::invalid_credentials;
@@ -49,7 +49,7 @@ pub async fn post(
     req: HttpRequest,
     state: web::Data<AuthState>,
     tokens: web::Data<AccessTokens>,
-    body: web::Json<Credentials>,
+    body: JsonObject<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     let Credentials { username, password } = body.into_inner();
     let username = username.trim().to_owned();

@@ -12,6 +12,7 @@ use wm_domain::{
     SERIAL_NUMBER_MESSAGE, SerialNumber,
 };
 
+use super::schemas;
 use crate::{
     domain::{gateway::GatewayChanges, gateway::NewGateway, meter::NewMeter},
     error::RegistryError,
@@ -22,22 +23,21 @@ use crate::{
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RegisterGateway {
     /// 10 letters or digits.
-    #[schema(value_type = String, example = "AB12CD34EF")]
+    #[schema(value_type = String, required, pattern = "^[0-9A-Za-z]{10}$", example = "AB12CD34EF")]
     serial_number: Option<Value>,
     /// 15 digits.
-    #[schema(value_type = String, example = "490154203237518")]
+    #[schema(value_type = String, required, pattern = "^[0-9]{15}$", example = "490154203237518")]
     imei: Option<Value>,
     /// 10 digits.
-    #[schema(value_type = String, example = "0612345678")]
+    #[schema(value_type = String, required, pattern = "^[0-9]{10}$", example = "0612345678")]
     phone_number: Option<Value>,
     /// `XX:XX:XX:XX:XX:XX`.
-    #[schema(value_type = String, example = "AA:BB:CC:DD:EE:01")]
+    #[schema(value_type = String, required, pattern = "^[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}$", example = "AA:BB:CC:DD:EE:01")]
     ble_address: Option<Value>,
     /// `XX:XX:XX:XX:XX:XX`.
-    #[schema(value_type = String, example = "AA:BB:CC:DD:EE:02")]
+    #[schema(value_type = String, required, pattern = "^[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}$", example = "AA:BB:CC:DD:EE:02")]
     mac_address: Option<Value>,
-    /// Optional: `[longitude, latitude]` or `"longitude,latitude"`.
-    #[schema(value_type = Option<Vec<f64>>, example = json!([2.294481, 48.85837]))]
+    #[schema(schema_with = schemas::gps)]
     gps_coordinates: Option<Value>,
 }
 
@@ -46,13 +46,12 @@ pub struct RegisterGateway {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RegisterMeter {
     /// 10 letters or digits.
-    #[schema(value_type = String, example = "ZX98YW76VU")]
+    #[schema(value_type = String, required, pattern = "^[0-9A-Za-z]{10}$", example = "ZX98YW76VU")]
     serial_number: Option<Value>,
     /// `XX:XX:XX:XX:XX:XX`.
-    #[schema(value_type = String, example = "AA:BB:CC:DD:EE:03")]
+    #[schema(value_type = String, required, pattern = "^[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}$", example = "AA:BB:CC:DD:EE:03")]
     ble_address: Option<Value>,
-    /// Optional: `[longitude, latitude]` or `"longitude,latitude"`.
-    #[schema(value_type = Option<Vec<f64>>, example = json!([2.294481, 48.85837]))]
+    #[schema(schema_with = schemas::gps)]
     gps_coordinates: Option<Value>,
 }
 
@@ -61,10 +60,9 @@ pub struct RegisterMeter {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PatchGateway {
     /// 10 digits; absent or null leaves it.
-    #[schema(value_type = Option<String>, example = "0698765432")]
+    #[schema(value_type = Option<String>, pattern = "^[0-9]{10}$", example = "0698765432")]
     phone_number: Option<Value>,
-    /// Optional: `[longitude, latitude]` or `"longitude,latitude"`.
-    #[schema(value_type = Option<Vec<f64>>, example = json!([2.294481, 48.85837]))]
+    #[schema(schema_with = schemas::gps)]
     gps_coordinates: Option<Value>,
 }
 
@@ -72,8 +70,7 @@ pub struct PatchGateway {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PatchMeter {
-    /// Optional: `[longitude, latitude]` or `"longitude,latitude"`.
-    #[schema(value_type = Option<Vec<f64>>, example = json!([2.294481, 48.85837]))]
+    #[schema(schema_with = schemas::gps)]
     gps_coordinates: Option<Value>,
 }
 

@@ -3,7 +3,7 @@
 use actix_web::{HttpResponse, http::StatusCode, web};
 use serde::Serialize;
 use utoipa::ToSchema;
-use wm_http::{ApiError, auth::Caller};
+use wm_http::{ApiError, JsonObject, auth::Caller};
 
 use super::{
     bodies::{PatchGateway, PatchMeter, RegisterGateway, RegisterMeter},
@@ -40,7 +40,7 @@ pub struct Created {
 pub async fn register_gateway(
     caller: Caller,
     state: web::Data<RegistryState>,
-    body: web::Json<RegisterGateway>,
+    body: JsonObject<RegisterGateway>,
 ) -> Result<HttpResponse, ApiError> {
     let attempt = RegistryState::attempt(&caller, "gateway.register");
     let result = async {
@@ -63,7 +63,7 @@ pub async fn register_gateway(
 pub async fn register_meter(
     caller: Caller,
     state: web::Data<RegistryState>,
-    body: web::Json<RegisterMeter>,
+    body: JsonObject<RegisterMeter>,
 ) -> Result<HttpResponse, ApiError> {
     let attempt = RegistryState::attempt(&caller, "meter.register");
     let result = async {
@@ -89,7 +89,7 @@ pub async fn patch_gateway(
     caller: Caller,
     state: web::Data<RegistryState>,
     id: web::Path<String>,
-    body: web::Json<PatchGateway>,
+    body: JsonObject<PatchGateway>,
 ) -> Result<HttpResponse, ApiError> {
     let attempt = RegistryState::attempt(&caller, "gateway.edit").on(&id);
     let result = async {
@@ -117,7 +117,7 @@ pub async fn patch_meter(
     caller: Caller,
     state: web::Data<RegistryState>,
     id: web::Path<String>,
-    body: web::Json<PatchMeter>,
+    body: JsonObject<PatchMeter>,
 ) -> Result<HttpResponse, ApiError> {
     let attempt = RegistryState::attempt(&caller, "meter.edit").on(&id);
     let result = async {

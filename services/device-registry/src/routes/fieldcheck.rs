@@ -14,9 +14,21 @@ use crate::{error::RegistryError, state::RegistryState, storage::identifiers};
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct FieldQuery {
-    /// serialNumber, imei, phoneNumber, bleAddress or macAddress.
-    #[param(example = "serialNumber")]
+    #[param(value_type = FieldName, inline, required = true)]
     field_name: Option<String>,
+}
+
+/// The field a value is checked against. Only described: the handler reads
+/// the name as sent, to answer a wrong one with its own words.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+enum FieldName {
+    SerialNumber,
+    Imei,
+    PhoneNumber,
+    BleAddress,
+    MacAddress,
 }
 
 /// Whether a device already holds the value.

@@ -11,10 +11,12 @@ mod detail;
 mod fieldcheck;
 mod lists;
 mod params;
+mod schemas;
 mod search;
 
 use actix_web::web;
 use utoipa::OpenApi;
+use wm_http::methods::not_a_fixed_path;
 
 /// The registry's part of the API description.
 #[derive(OpenApi)]
@@ -57,11 +59,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(&format!("{gateways}/lost"), web::get().to(lists::lost_gateways))
         .route(&format!("{gateways}/serial/{{serial}}"), web::get().to(detail::gateway_by_serial))
         .route(gateways, web::get().to(lists::gateways))
-        .route(gateways, web::post().to(changes::register_gateway))
         .route(&format!("{gateways}/"), web::post().to(changes::register_gateway))
-        .route(&format!("{gateways}/{{id}}"), web::get().to(detail::gateway))
-        .route(&format!("{gateways}/{{id}}"), web::patch().to(changes::patch_gateway))
-        .route(&format!("{gateways}/{{id}}"), web::delete().to(changes::delete_gateway));
+        .route(&format!("{gateways}/{{id}}"), web::get().guard(not_a_fixed_path()).to(detail::gateway))
+        .route(&format!("{gateways}/{{id}}"), web::patch().guard(not_a_fixed_path()).to(changes::patch_gateway))
+        .route(&format!("{gateways}/{{id}}"), web::delete().guard(not_a_fixed_path()).to(changes::delete_gateway));
     cfg.route(&format!("{meters}/count"), web::get().to(lists::meter_count))
         .route(&format!("{meters}/unhealthy/count"), web::get().to(lists::unhealthy_meter_count))
         .route(&format!("{meters}/lost/count"), web::get().to(lists::lost_meter_count))
@@ -72,11 +73,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(&format!("{meters}/critical"), web::get().to(lists::critical_meters))
         .route(&format!("{meters}/serial/{{serial}}"), web::get().to(detail::meter_by_serial))
         .route(meters, web::get().to(lists::meters))
-        .route(meters, web::post().to(changes::register_meter))
         .route(&format!("{meters}/"), web::post().to(changes::register_meter))
-        .route(&format!("{meters}/{{id}}"), web::get().to(detail::meter))
-        .route(&format!("{meters}/{{id}}"), web::patch().to(changes::patch_meter))
-        .route(&format!("{meters}/{{id}}"), web::delete().to(changes::delete_meter));
+        .route(&format!("{meters}/{{id}}"), web::get().guard(not_a_fixed_path()).to(detail::meter))
+        .route(&format!("{meters}/{{id}}"), web::patch().guard(not_a_fixed_path()).to(changes::patch_meter))
+        .route(&format!("{meters}/{{id}}"), web::delete().guard(not_a_fixed_path()).to(changes::delete_meter));
     cfg.route("/api/proxy/fieldcheck/{value}", web::get().to(fieldcheck::get))
         .route("/api/proxy/search", web::get().to(search::get));
 }

@@ -16,10 +16,10 @@ pub const MAX_MAX: i64 = 500;
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Devices per page, 1 to 500 (default 20).
-    #[param(value_type = Option<i64>, example = 20)]
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 500, example = 20)]
     max: Option<String>,
     /// An ISO 8601 date or date-time: the registeredAt to page from.
-    #[param(example = "2025-01-31T23:59:59.999Z")]
+    #[param(format = DateTime, example = "2025-01-31T23:59:59.999Z")]
     start: Option<String>,
     /// `true`: registered before `start`, newest first; `false`: at or after
     /// it, oldest first. Without `start`, the newest first.

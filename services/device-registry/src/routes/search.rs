@@ -20,10 +20,10 @@ pub const MAX_RADIUS_M: f64 = 50_000.0;
 pub struct SearchQuery {
     /// A name, serial, IMEI, phone or address (colons optional), or a
     /// `longitude,latitude` point.
-    #[param(example = "GTW-AB12")]
+    #[param(value_type = String, required = true, example = "GTW-AB12")]
     q: Option<String>,
     /// Metres around each match whose devices join the results (0 = off).
-    #[param(value_type = Option<f64>, example = 150)]
+    #[param(value_type = Option<f64>, minimum = 0, maximum = 50000, example = 150)]
     radius: Option<String>,
 }
 

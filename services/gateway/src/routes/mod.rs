@@ -1,3 +1,4 @@
+pub mod answers;
 pub mod docs;
 pub mod spa;
 pub mod uptime;

@@ -13,8 +13,9 @@ use actix_web::{
 
 /// Serves the built dashboard from `dir` to GET and HEAD. A path that is no
 /// file gets `index.html`, so client-side routes such as `/gateways/{id}`
-/// load the app; an unknown `/api/...` path gets a JSON 404 instead. Other
-/// methods fall through to the app's default service (a JSON 404).
+/// load the app; an `/api/...` path no route took gets the JSON 404 or 405
+/// of [`wm_http::methods::Methods`] instead. Other methods fall through to
+/// the app's default service (the same).
 pub fn spa(dir: PathBuf) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let index = dir.join("index.html");
@@ -26,7 +27,7 @@ pub fn spa(dir: PathBuf) -> impl FnOnce(&mut web::ServiceConfig) {
             async move {
                 let (req, _) = req.into_parts();
                 let response = if req.path().starts_with("/api/") || req.path() == "/api" {
-                    wm_http::not_found().await
+                    wm_http::methods::Methods::fallback(req.clone()).await
                 } else {
                     index_or_missing(&index, &req).await
                 };

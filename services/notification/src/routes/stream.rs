@@ -26,7 +26,7 @@ const BATCH: i64 = 256;
 
 /// The stream of the caller's new notifications.
 #[utoipa::path(get, path = "/api/notifications", tag = "notifications",
-    params(("Last-Event-ID" = Option<i64>, Header, description = "The last event id received: resume after it")),
+    params(("Last-Event-ID" = Option<i64>, Header, nullable = false, minimum = 0, description = "The last event id received: resume after it")),
     responses(
         (status = 200, description = "text/event-stream of notifications", content_type = "text/event-stream", body = Notification),
         (status = 401, description = "No valid access token", body = ApiError),
@@ -36,12 +36,19 @@ pub async fn get(
     req: HttpRequest,
     state: web::Data<NotificationState>,
 ) -> Result<HttpResponse, ApiError> {
+    let resume = match req.headers().get("last-event-id") {
+        None => None,
+        Some(value) => {
+            Some(value.to_str().ok().and_then(|v| v.trim().parse::<i64>().ok()).filter(|seq| *seq >= 0).ok_or_else(
+                || ApiError::validation("Last-Event-ID must be the id of an event this stream sent: a whole number"),
+            )?)
+        }
+    };
     // Listen first, then read: nothing created in between is missed.
     let wake = state.hub.open(&caller.user_id);
-    let resume = req.headers().get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok());
     let last_seq = match resume {
         Some(seq) => seq,
-        None => inbox::last_seq(&state.db, &caller.user_id).await.map_err(|e| ApiError::internal(&e))?,
+        None => inbox::last_seq(&state.db, &caller.user_id).await.map_err(|e| ApiError::storage(&e))?,
     };
     let mut heartbeat = tokio::time::interval(state.heartbeat);
     heartbeat.reset();

@@ -88,8 +88,13 @@ pub async fn meter_ble(
 }
 
 /// The BLE peripherals a gateway discovered.
+/// They name no meter, so of the list filters only `max` and `start` apply.
 #[utoipa::path(get, path = "/api/proxy/gateways/peripheral-discovery/{id}", tag = "telemetry",
-    params(("id" = String, Path, description = "The gateway's id"), ListQuery),
+    params(
+        ("id" = String, Path, description = "The gateway's id"),
+        ("max" = Option<i64>, Query, minimum = 1, maximum = 500, description = "Rows per page, 1 to 500 (default 20)"),
+        ("start" = Option<String>, Query, format = DateTime, description = "Only rows older than this"),
+    ),
     responses((status = 200, body = Vec<Discovery>), (status = 400, body = ApiError)), security(("bearer" = [])))]
 pub async fn discoveries(
     _: Caller,
@@ -97,9 +102,7 @@ pub async fn discoveries(
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::discoveries(&state.db, &query.slice(Some(("gateway_id", &id)))?)
-        .await
-        .map_err(|e| ApiError::storage(&e))?;
+    let rows = reads::discoveries(&state.db, &query.discoveries_of(&id)?).await.map_err(|e| ApiError::storage(&e))?;
     Ok(HttpResponse::Ok().json(rows))
 }
 

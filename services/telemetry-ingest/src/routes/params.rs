@@ -17,14 +17,17 @@ const MAX_MAX: i64 = 500;
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Rows per page, 1 to 500 (default 20).
-    #[param(value_type = Option<i64>, example = 50)]
+    #[param(value_type = Option<i64>, minimum = 1, maximum = 500, example = 50)]
     max: Option<String>,
     /// Only rows older than this ISO 8601 date or date-time (the oldest
     /// timestamp already shown).
+    #[param(format = DateTime)]
     start: Option<String>,
     /// On a gateway's list: only this meter's rows.
+    #[param(pattern = "^[0-9a-fA-F]{24}$")]
     meter_id: Option<String>,
     /// On a meter's list: only this gateway's rows.
+    #[param(pattern = "^[0-9a-fA-F]{24}$")]
     gateway_id: Option<String>,
 }
 
@@ -50,6 +53,15 @@ impl ListQuery {
             equal.push(("gateway_id", id_of(gateway)?));
         }
         Ok(Slice { equal, before, max })
+    }
+
+    /// [`ListQuery::slice`] of a gateway's peripheral discoveries, which
+    /// name no meter: a `meterId` filter is refused.
+    pub fn discoveries_of(&self, gateway_id: &str) -> Result<Slice, ApiError> {
+        if self.meter_id.is_some() {
+            return Err(ApiError::validation("meterId does not apply to peripheral discoveries: they name no meter"));
+        }
+        self.slice(Some(("gateway_id", gateway_id)))
     }
 }
 

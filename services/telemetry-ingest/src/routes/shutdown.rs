@@ -8,7 +8,7 @@ use wm_eventlog::{
     audit::{self, Attempt},
     outbox,
 };
-use wm_http::{ApiError, auth::Caller};
+use wm_http::{ApiError, JsonObject, auth::Caller};
 use wm_proto::{
     Envelope, Payload,
     v1::{ShutdownAnswerStatus, ShutdownAnswered},
@@ -34,7 +34,7 @@ pub struct ShutdownStatus {
 #[serde(deny_unknown_fields)]
 pub struct Answer {
     /// `confirmed` closes the meter's valve; `rejected` leaves it open.
-    #[schema(example = "confirmed")]
+    #[schema(pattern = "^(confirmed|rejected)$", example = "confirmed")]
     status: String,
 }
 
@@ -63,7 +63,7 @@ pub async fn patch(
     caller: Caller,
     state: web::Data<Ingest>,
     id: web::Path<String>,
-    body: web::Json<Answer>,
+    body: JsonObject<Answer>,
 ) -> Result<HttpResponse, ApiError> {
     let action = match body.status.as_str() {
         "confirmed" => "shutdown.confirm",

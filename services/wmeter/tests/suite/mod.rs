@@ -51,6 +51,7 @@ macro_rules! suite_tests {
             tokens::every_bad_access_token_gets_a_json_401,
             routes::api_routes_need_an_access_token,
             routes::unknown_api_route_is_a_json_404,
+            routes::a_route_asked_with_a_method_it_does_not_take_is_a_405,
             docs::the_document_is_public_and_lists_every_spec_route,
             docs::every_described_route_exists,
             docs::every_described_route_needs_a_token,
