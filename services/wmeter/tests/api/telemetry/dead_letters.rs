@@ -53,6 +53,14 @@ async fn bad_uplinks_are_dead_lettered_with_their_reason() {
                 format!("{{\"messageId\": {}4{}}}", "[".repeat(10_000), "]".repeat(10_000)).into_bytes(),
                 DeadLetterReason::MalformedPayload,
             ),
+            (
+                "alert",
+                json!({"messageId": 5, "timestamp": now.to_rfc3339(), "meter": "C0:00:00:00:00:01",
+                       "type": "<script>x</script>", "state": "raised"})
+                .to_string()
+                .into_bytes(),
+                DeadLetterReason::MalformedPayload,
+            ),
         ];
         for (kind, payload, _) in &cases {
             gw.send(kind, payload.clone()).await;
