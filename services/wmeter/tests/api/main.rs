@@ -12,6 +12,7 @@ mod helpers;
 mod notifications;
 mod operability;
 mod registry;
+mod replay;
 mod spa;
 mod suite_embedded;
 mod telemetry;
