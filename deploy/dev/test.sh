@@ -31,6 +31,9 @@ start_servers() {
   kafka_port=$(free_port)
   deploy/dev/tansu.sh start "$kafka_port" "$servers_dir/kafka"
   export WM_TEST_KAFKA_BROKERS="127.0.0.1:$kafka_port"
+  # The broker-outage test runs a broker of its own with this binary.
+  export WM_TEST_TANSU
+  WM_TEST_TANSU=$(deploy/dev/tansu.sh bin)
   # Each test that needs Mosquitto starts one of its own with this binary.
   export WM_TEST_MOSQUITTO
   WM_TEST_MOSQUITTO=$(deploy/dev/mosquitto.sh path)

@@ -44,7 +44,37 @@ impl StorageError {
 }
 
 /// True when a sqlx error means the database could not be reached, as
-/// opposed to a bad query or a constraint violation.
+/// opposed to a bad query or a constraint violation: no connection, a
+/// connection lost or garbled (a proxy in front that accepted and closed
+/// gives a protocol error), or a server that is shutting down or starting
+/// (SQLSTATE class 08, `57P01`–`57P03`) or out of connections (`53300`).
 pub fn is_unavailable(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_))
+    match e {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_) => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+        }),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lost_or_garbled_connections_are_unavailable_and_bad_queries_are_not() {
+        let lost = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
+        let garbled = sqlx::Error::Protocol("unexpected response from SSLRequest: 0x00".to_owned());
+        for unavailable in [sqlx::Error::PoolTimedOut, sqlx::Error::PoolClosed, lost, garbled] {
+            assert!(is_unavailable(&unavailable), "{unavailable:?}");
+        }
+        for fault in [sqlx::Error::RowNotFound, sqlx::Error::ColumnNotFound("x".to_owned())] {
+            assert!(!is_unavailable(&fault), "{fault:?}");
+        }
+    }
 }

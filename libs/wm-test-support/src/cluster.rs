@@ -47,16 +47,48 @@ fn pairs(items: &[(&str, String)]) -> Vec<(String, String)> {
     items.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect()
 }
 
+/// Where the deployment reaches its servers when a test puts something in
+/// between (a [`crate::proxy::Proxy`] it can cut): PostgreSQL at this
+/// address instead of the test server's, the Kafka-protocol broker at these
+/// bootstrap servers instead of the shared one.
+#[derive(Clone, Debug, Default)]
+pub struct Via {
+    pub postgres: Option<std::net::SocketAddr>,
+    pub brokers: Option<String>,
+}
+
+/// `url` with its `host:port` replaced by `addr`.
+fn through(url: &str, addr: std::net::SocketAddr) -> String {
+    let Some((scheme_user, rest)) = url.split_once('@') else { return url.to_owned() };
+    let path = rest.find('/').map_or("", |at| &rest[at..]);
+    format!("{scheme_user}@{addr}{path}")
+}
+
 impl Cluster {
     /// The five services of `binary` (two ingest and two notification
     /// replicas), or `None` when the test servers are not configured.
     pub async fn start(binary: &Path) -> Option<Cluster> {
-        let brokers = servers::kafka_brokers()?;
+        Self::start_via(binary, Via::default()).await
+    }
+
+    /// [`Cluster::start`], reaching the servers `via` what the test put in between.
+    pub async fn start_via(binary: &Path, via: Via) -> Option<Cluster> {
+        let brokers = match via.brokers {
+            Some(brokers) => brokers,
+            None => servers::kafka_brokers()?,
+        };
         let mosquitto = Mosquitto::start(&[SERVICE_LOGIN, GATEWAY_LOGIN])?;
         let mut databases = Vec::new();
         for _ in ["auth", "device-registry", "telemetry-ingest", "notification"] {
             databases.push(TestDb::postgres().await?);
         }
+        let urls: Vec<String> = databases
+            .iter()
+            .map(|db| match via.postgres {
+                Some(addr) => through(&db.settings().url, addr),
+                None => db.settings().url.clone(),
+            })
+            .collect();
         let namespace = format!("topo{}.", uuid::Uuid::now_v7().simple());
         let common = pairs(&[
             ("WMETER_HTTP__HOST", "127.0.0.1".into()),
@@ -70,7 +102,7 @@ impl Cluster {
             ("WMETER_AUTH__JWT_KEY", JWT_KEY.into()),
             ("WMETER_LOG__LEVEL", "info".into()),
         ]);
-        let db = |i: usize| ("WMETER_DATABASE__URL", databases[i].settings().url.clone());
+        let db = |i: usize| ("WMETER_DATABASE__URL", urls[i].clone());
         let mqtt = pairs(&[
             ("WMETER_MQTT__BROKER", mosquitto.url()),
             ("WMETER_MQTT__USERNAME", SERVICE_LOGIN.0.into()),

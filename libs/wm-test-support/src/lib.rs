@@ -9,6 +9,7 @@
 pub mod cluster;
 pub mod db;
 pub mod mqtt;
+pub mod proxy;
 pub mod servers;
 
 pub use db::TestDb;

@@ -6,6 +6,8 @@ pub const PG_URL: &str = "WM_TEST_PG_URL";
 pub const KAFKA_BROKERS: &str = "WM_TEST_KAFKA_BROKERS";
 /// The `mosquitto` binary; each test starts a broker of its own with it.
 pub const MOSQUITTO: &str = "WM_TEST_MOSQUITTO";
+/// The `tansu` broker binary, for tests that run a broker of their own.
+pub const TANSU: &str = "WM_TEST_TANSU";
 /// Set to `1` to turn a missing server into a failure instead of a skip.
 pub const REQUIRE_SERVERS: &str = "WM_REQUIRE_SERVERS";
 
@@ -37,4 +39,47 @@ pub fn kafka_brokers() -> Option<String> {
 
 pub fn mosquitto() -> Option<String> {
     find(MOSQUITTO)
+}
+
+pub fn tansu() -> Option<String> {
+    find(TANSU)
+}
+
+/// A Kafka-protocol broker of the test's own (tansu, in memory), listening
+/// on a free port but advertising `advertised`: with a [`crate::proxy::Proxy`]
+/// there, clients reach it only through the proxy. Killed when dropped.
+#[derive(Debug)]
+pub struct OwnBroker {
+    pub port: u16,
+    child: std::process::Child,
+}
+
+impl OwnBroker {
+    /// Starts the broker on `port`, advertising `advertised`; waits until it listens.
+    pub async fn start(port: u16, advertised: std::net::SocketAddr) -> Option<OwnBroker> {
+        let binary = tansu()?;
+        let child = std::process::Command::new(binary)
+            .args(["broker", "--listener-url", &format!("tcp://127.0.0.1:{port}")])
+            .args(["--advertised-listener-url", &format!("tcp://{advertised}")])
+            .args(["--storage-engine", "memory://tansu/"])
+            .env("RUST_LOG", "warn")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("run tansu");
+        let broker = OwnBroker { port, child };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
+            assert!(std::time::Instant::now() < deadline, "tansu did not listen within 30 s");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        Some(broker)
+    }
+}
+
+impl Drop for OwnBroker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

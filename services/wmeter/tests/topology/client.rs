@@ -40,7 +40,12 @@ impl Operator {
     }
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
-        self.client.get(format!("{}{path}", self.base)).bearer_auth(&self.token).send().await.unwrap()
+        self.get_with(&self.client, path).await.unwrap()
+    }
+
+    /// A GET with `client` (a timeout of its own, say), its error returned.
+    pub async fn get_with(&self, client: &reqwest::Client, path: &str) -> reqwest::Result<reqwest::Response> {
+        client.get(format!("{}{path}", self.base)).bearer_auth(&self.token).send().await
     }
 
     pub async fn json(&self, path: &str) -> Value {
