@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The body of `make test`: starts the real servers on loopback, runs the
 # suites, and always stops the servers.
-#   test.sh all | rust | web | e2e | schemathesis | fuzz-smoke | bench-smoke | bench | lint
+#   test.sh all | rust | web | e2e | faults | schemathesis | fuzz-smoke | bench-smoke | bench | lint
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
 what=${1:-all}
 
 step() { printf '\n==> %s\n' "$*"; }
+
+# The fault scenarios, by test name (also part of the Rust tests of `all`).
+FAULTS='test(faults::) | test(replaying_every_projection) | test(a_killed_ingest_replica) | test(registry_outage) | test(offline_gateway) | test(cannot_be_audited)'
+
 
 servers_dir=$(mktemp -d /tmp/wmeter-test.XXXXXX)
 # PostgreSQL runs as its own user, which must reach its data folder.
@@ -86,6 +90,11 @@ e2e_tests() {
   (cd web && npm run --silent e2e)
 }
 
+fault_tests() {
+  step "fault scenarios (docs/reliability.md): database and broker outages, replay, redelivery, offline gateway, audit fail-closed"
+  cargo nextest run --workspace --locked --no-fail-fast -E "$FAULTS"
+}
+
 schemathesis_run() {
   step "schemathesis: every check against the OpenAPI document, on wmeter serve"
   cargo build --bin wmeter --locked
@@ -124,10 +133,11 @@ case "$what" in
   web) web_tests ;;
   e2e) e2e_tests ;;
   fuzz-smoke) fuzz_smoke ;;
+  faults) start_servers; fault_tests ;;
   schemathesis) schemathesis_run ;;
   bench-smoke) start_servers; bench_smoke ;;
   bench) start_servers; bench_full ;;
   lint) lint ;;
-  *) echo "usage: $0 all|rust|web|e2e|schemathesis|fuzz-smoke|bench-smoke|bench|lint" >&2; exit 2 ;;
+  *) echo "usage: $0 all|rust|web|e2e|faults|schemathesis|fuzz-smoke|bench-smoke|bench|lint" >&2; exit 2 ;;
 esac
 step "all green ($what)"
