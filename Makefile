@@ -9,7 +9,7 @@ PROFILE ?= dev
 TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
 WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test deps build web test-rust test-web test-e2e test-faults fuzz bench bench-smoke lint validate-deploy fmt clean
+.PHONY: help run test deps build web test-rust test-web test-e2e test-faults fuzz soak bench bench-smoke lint validate-deploy fmt clean
 
 help:
 	@echo "make run    build everything and start w-meter (embedded mode, demo network) on http://127.0.0.1:8080"
@@ -56,6 +56,10 @@ fuzz:
 	deploy/dev/fuzz.sh install
 	deploy/dev/schemathesis.sh install
 	deploy/dev/fuzz.sh run $(FUZZ_SECONDS) keep
+
+## soak: 30 min of the simulator at half the max rate with 500 SSE clients (release build, not in CI); appends its drift to bench/RESULTS.md.
+soak: web/dist/index.html
+	bench/soak.sh
 
 ## bench: every figure of bench/README.md against its raw reference (release build, up to 30 min); appends to bench/RESULTS.md.
 bench: deps web/dist/index.html

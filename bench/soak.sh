@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# make soak (not in CI): a release `wmeter serve` under `wmeter simulate` at
+# half of the maximum embedded ingest rate, with 500 SSE clients open, for
+# 30 minutes. Every minute it samples the server's resident memory, open
+# file descriptors, SQLite file handles (its database connections), the p99
+# of API reads, the SSE streams still open and the uplinks accepted; then it
+# appends the table and the drift (last minute against the first) to
+# bench/RESULTS.md.
+#
+#   SOAK_MINUTES (30)  SOAK_RATE uplinks/s (4600: half of the embedded
+#   figure in RESULTS.md)  SOAK_STREAMS (500)  SOAK_RESULTS (bench/RESULTS.md)
+#   SOAK_PROFILE (release; debug to try the script quickly)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+minutes=${SOAK_MINUTES:-30}
+rate=${SOAK_RATE:-4600}
+streams=${SOAK_STREAMS:-500}
+results=${SOAK_RESULTS:-bench/RESULTS.md}
+probes=200
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+profile=${SOAK_PROFILE:-release}
+if [[ $profile == release ]]; then
+  cargo build --release --locked --bin wmeter
+  bin=target/release/wmeter
+else
+  cargo build --locked --bin wmeter
+  bin=target/debug/wmeter
+fi
+[[ -f web/dist/index.html ]] || make web
+dir=$(mktemp -d /tmp/wmeter-soak.XXXXXX)
+port=$(free_port)
+url="http://127.0.0.1:$port"
+export WMETER_HTTP__PORT=$port WMETER_MQTT__LISTEN="127.0.0.1:$(free_port)" WMETER_LOG__LEVEL=warn \
+  WMETER_DATABASE__URL="sqlite://$dir/wm.db" WMETER_WEB__STATIC_DIR=web/dist WMETER_AUTH__KEY_FILE="$dir/jwt.key" \
+  WMETER_MQTT__GATEWAY_PASSWORD=soak-gateway-password
+password=soak-admin-password
+echo "$password" | "$bin" user add --username soak --role admin >/dev/null
+"$bin" serve >/dev/null 2>"$dir/serve.log" &
+server=$!
+pids=()
+cleanup() {
+  for pid in "${pids[@]}" "$server"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+for _ in $(seq 1 150); do curl -fsS "$url/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+
+token() {
+  curl -fsS -H 'Content-Type: application/json' -d "{\"username\":\"soak\",\"password\":\"$password\"}" \
+    "$url/api/auth/login" | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])'
+}
+
+echo "soak: $minutes min at $rate uplinks/s with $streams SSE streams, on $url"
+WMETER_SIM_PASSWORD=$password "$bin" simulate --register --api "$url" --username soak \
+  --gateways 200 --meters 4000 --rate "$rate" --duration $((minutes * 60 + 60)) >"$dir/simulate.log" 2>&1 &
+pids+=($!)
+
+# The SSE clients: one process, each stream a socket that reads forever and
+# counts itself alive in a file every few seconds.
+python3 - "$port" "$(token)" "$streams" "$dir/streams" <<'PY' &
+import asyncio, sys
+port, token, count, out = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+alive = 0
+async def stream():
+    global alive
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write((f"GET /api/notifications HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+                  "Accept: text/event-stream\r\n\r\n").encode())
+    await writer.drain()
+    alive += 1
+    try:
+        while await reader.read(65536):
+            pass
+    finally:
+        alive -= 1
+async def main():
+    tasks = [asyncio.create_task(stream()) for _ in range(count)]
+    while True:
+        with open(out, "w") as f:
+            f.write(str(alive))
+        await asyncio.sleep(5)
+asyncio.run(main())
+PY
+pids+=($!)
+
+# p99, in ms, of $probes sequential reads of each kind.
+p99_ms() {
+  local token=$1
+  for i in $(seq 1 $probes); do
+    case $((i % 3)) in
+      0) path=/api/proxy/gateways/count ;;
+      1) path="/api/proxy/wmeters?max=20" ;;
+      2) path=/api/proxy/gateways/gateway-activity ;;
+    esac
+    curl -s -o /dev/null -w '%{time_total}\n' -H "Authorization: Bearer $token" "$url$path"
+  done | sort -n | awk -v n=$probes '{ v[NR] = $1 } END { printf "%.1f", v[int(n * 0.99)] * 1000 }'
+}
+
+accepted() {
+  curl -s "$url/metrics" | awk '/^wmeter_ingest_uplinks_total\{.*outcome="accepted"/ { s += $NF } END { printf "%d", s }'
+}
+
+rows=()
+for minute in $(seq 1 "$minutes"); do
+  sleep 60
+  kill -0 "$server" 2>/dev/null || { echo "wmeter serve died; its log:" >&2; tail -30 "$dir/serve.log" >&2; exit 1; }
+  rss=$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$server/status")
+  fds=$(find "/proc/$server/fd" -mindepth 1 -maxdepth 1 | wc -l)
+  db=$(find "/proc/$server/fd" -mindepth 1 -maxdepth 1 -lname "$dir/wm.db*" | wc -l)
+  row="| $minute | $rss | $fds | $db | $(p99_ms "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
+  rows+=("$row")
+  echo "$row"
+done
+
+cell() { echo "$1" | awk -F'|' -v c="$2" '{ gsub(/ /, "", $c); print $c }'; }
+first=${rows[0]} last=${rows[-1]}
+drift() { awk -v a="$(cell "$first" "$1")" -v b="$(cell "$last" "$1")" 'BEGIN { printf "%+g (%s → %s)", b - a, a, b }'; }
+{
+  printf '\n## Soak, %s (commit %s)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD)"
+  printf 'Machine: %s, %s cores, %s GiB. `wmeter serve` ('"$profile"' build, SQLite, embedded log and broker) under `wmeter simulate` at %s uplinks/s (200 gateways, 4,000 meters) with %s SSE streams open, for %s minutes; sampled each minute. p99: %s sequential reads (count, meter list, gateway activity) with a fresh token.\n\n' \
+    "$(uname -m)" "$(nproc)" "$(awk '/MemTotal/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)" "$rate" "$streams" "$minutes" "$probes"
+  echo '| minute | RSS MiB | open fds | SQLite file handles | read p99 ms | SSE streams open | uplinks accepted |'
+  echo '|---|---|---|---|---|---|---|'
+  printf '%s\n' "${rows[@]}"
+  printf '\nDrift, last minute against the first: RSS %s MiB; open fds %s; SQLite file handles %s; read p99 %s ms.\n' \
+    "$(drift 3)" "$(drift 4)" "$(drift 5)" "$(drift 6)"
+} >>"$results"
+echo "appended to $results"
