@@ -9,7 +9,7 @@ PROFILE ?= dev
 TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
 WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test deps build web test-rust test-web test-e2e test-faults fuzz soak bench bench-smoke lint validate-deploy fmt clean
+.PHONY: help run test deps build web test-rust test-web test-e2e test-faults fuzz soak login-storm bench bench-smoke lint validate-deploy fmt clean
 
 help:
 	@echo "make run    build everything and start w-meter (embedded mode, demo network) on http://127.0.0.1:8080"
@@ -60,6 +60,10 @@ fuzz:
 ## soak: 30 min of the simulator at half the max rate with 500 SSE clients (release build, not in CI); appends its drift to bench/RESULTS.md.
 soak: web/dist/index.html
 	bench/soak.sh
+
+## login-storm: 200 wrong sign-ins a second for 60 s, from one address and from many; read p99 and memory (not in CI).
+login-storm: web/dist/index.html
+	bench/login-storm.sh
 
 ## bench: every figure of bench/README.md against its raw reference (release build, up to 30 min); appends to bench/RESULTS.md.
 bench: deps web/dist/index.html

@@ -19,45 +19,12 @@ streams=${SOAK_STREAMS:-500}
 results=${SOAK_RESULTS:-bench/RESULTS.md}
 probes=200
 
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
-}
-
 profile=${SOAK_PROFILE:-release}
-if [[ $profile == release ]]; then
-  cargo build --release --locked --bin wmeter
-  bin=target/release/wmeter
-else
-  cargo build --locked --bin wmeter
-  bin=target/debug/wmeter
-fi
-[[ -f web/dist/index.html ]] || make web
-dir=$(mktemp -d /tmp/wmeter-soak.XXXXXX)
-port=$(free_port)
-url="http://127.0.0.1:$port"
-export WMETER_HTTP__PORT=$port WMETER_MQTT__LISTEN="127.0.0.1:$(free_port)" WMETER_LOG__LEVEL=warn \
-  WMETER_DATABASE__URL="sqlite://$dir/wm.db" WMETER_WEB__STATIC_DIR=web/dist WMETER_AUTH__KEY_FILE="$dir/jwt.key" \
-  WMETER_MQTT__GATEWAY_PASSWORD=soak-gateway-password
-password=soak-admin-password
-echo "$password" | "$bin" user add --username soak --role admin >/dev/null
-"$bin" serve >/dev/null 2>"$dir/serve.log" &
-server=$!
-pids=()
-cleanup() {
-  for pid in "${pids[@]}" "$server"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-for _ in $(seq 1 150); do curl -fsS "$url/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
-
-token() {
-  curl -fsS -H 'Content-Type: application/json' -d "{\"username\":\"soak\",\"password\":\"$password\"}" \
-    "$url/api/auth/login" | python3 -c 'import json,sys; print(json.load(sys.stdin)["accessToken"])'
-}
+# shellcheck source=bench/serve.sh
+source bench/serve.sh
 
 echo "soak: $minutes min at $rate uplinks/s with $streams SSE streams, on $url"
-WMETER_SIM_PASSWORD=$password "$bin" simulate --register --api "$url" --username soak \
+WMETER_SIM_PASSWORD=$password "$bin" simulate --register --api "$url" --username bench \
   --gateways 200 --meters 4000 --rate "$rate" --duration $((minutes * 60 + 60)) >"$dir/simulate.log" 2>&1 &
 pids+=($!)
 
@@ -89,19 +56,6 @@ asyncio.run(main())
 PY
 pids+=($!)
 
-# p99, in ms, of $probes sequential reads of each kind.
-p99_ms() {
-  local token=$1
-  for i in $(seq 1 $probes); do
-    case $((i % 3)) in
-      0) path=/api/proxy/gateways/count ;;
-      1) path="/api/proxy/wmeters?max=20" ;;
-      2) path=/api/proxy/gateways/gateway-activity ;;
-    esac
-    curl -s -o /dev/null -w '%{time_total}\n' -H "Authorization: Bearer $token" "$url$path"
-  done | sort -n | awk -v n=$probes '{ v[NR] = $1 } END { printf "%.1f", v[int(n * 0.99)] * 1000 }'
-}
-
 accepted() {
   curl -s "$url/metrics" | awk '/^wmeter_ingest_uplinks_total\{.*outcome="accepted"/ { s += $NF } END { printf "%d", s }'
 }
@@ -110,10 +64,10 @@ rows=()
 for minute in $(seq 1 "$minutes"); do
   sleep 60
   kill -0 "$server" 2>/dev/null || { echo "wmeter serve died; its log:" >&2; tail -30 "$dir/serve.log" >&2; exit 1; }
-  rss=$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$server/status")
+  rss=$(rss_mib)
   fds=$(find "/proc/$server/fd" -mindepth 1 -maxdepth 1 | wc -l)
   db=$(find "/proc/$server/fd" -mindepth 1 -maxdepth 1 -lname "$dir/wm.db*" | wc -l)
-  row="| $minute | $rss | $fds | $db | $(p99_ms "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
+  row="| $minute | $rss | $fds | $db | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
   rows+=("$row")
   echo "$row"
 done
@@ -123,8 +77,8 @@ first=${rows[0]} last=${rows[-1]}
 drift() { awk -v a="$(cell "$first" "$1")" -v b="$(cell "$last" "$1")" 'BEGIN { printf "%+g (%s → %s)", b - a, a, b }'; }
 {
   printf '\n## Soak, %s (commit %s)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD)"
-  printf 'Machine: %s, %s cores, %s GiB. `wmeter serve` ('"$profile"' build, SQLite, embedded log and broker) under `wmeter simulate` at %s uplinks/s (200 gateways, 4,000 meters) with %s SSE streams open, for %s minutes; sampled each minute. p99: %s sequential reads (count, meter list, gateway activity) with a fresh token.\n\n' \
-    "$(uname -m)" "$(nproc)" "$(awk '/MemTotal/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)" "$rate" "$streams" "$minutes" "$probes"
+  printf 'Machine: %s. `wmeter serve` (%s build, SQLite, embedded log and broker) under `wmeter simulate` at %s uplinks/s (200 gateways, 4,000 meters) with %s SSE streams open, for %s minutes; sampled each minute. p99: %s sequential reads (count, meter list, gateway activity) with a fresh token.\n\n' \
+    "$(machine)" "$profile" "$rate" "$streams" "$minutes" "$probes"
   echo '| minute | RSS MiB | open fds | SQLite file handles | read p99 ms | SSE streams open | uplinks accepted |'
   echo '|---|---|---|---|---|---|---|'
   printf '%s\n' "${rows[@]}"
