@@ -189,6 +189,15 @@ impl TestApp {
         wm_eventlog::envelopes::publish(log.as_ref(), envelopes).await.unwrap();
     }
 
+    /// The notification service's projections over this app's database and
+    /// log, for a test that rebuilds them.
+    pub fn notification_projections(&self) -> Vec<Arc<dyn wm_eventlog::projection::Projection>> {
+        let lost_after = Duration::from_secs(7200);
+        let (state, _) =
+            wm_notification::build(self.db().clone(), self.event_log(), self.clock.clone(), lost_after, lost_after);
+        wm_notification::projections(&state)
+    }
+
     /// The application's database, for arranging a test's data.
     pub fn db(&self) -> &wm_storage::Db {
         self.db.as_ref().expect("this app has a database")

@@ -88,17 +88,10 @@ async fn settled(app: &TestApp) -> Vec<String> {
 }
 
 fn every_projection(app: &TestApp) -> Vec<std::sync::Arc<dyn Projection>> {
-    let (notification, _) = wm_notification::build(
-        app.db().clone(),
-        app.event_log(),
-        app.clock.clone(),
-        Duration::from_secs(7200),
-        Duration::from_secs(15),
-    );
     let mut all = wm_auth::projections(app.db());
     all.extend(wm_device_registry::projections(app.db()));
     all.extend(wm_telemetry_ingest::projections(app.db()));
-    all.extend(wm_notification::projections(&notification));
+    all.extend(app.notification_projections());
     all
 }
 

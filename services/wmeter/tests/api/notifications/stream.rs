@@ -94,14 +94,7 @@ async fn alerts_reach_the_stream_and_the_list() {
         eventually("the last alert is in", || async { (list(ann.clone()).await == 1).then_some(()) }).await;
         let mut watching = Events::open(&app, &ann, None).await;
         let log = app.event_log();
-        let (state, _) = wm_notification::build(
-            app.db().clone(),
-            log.clone(),
-            app.clock.clone(),
-            Duration::from_secs(7200),
-            Duration::from_secs(15),
-        );
-        for p in wm_notification::projections(&state) {
+        for p in app.notification_projections() {
             projection::rebuild(log.as_ref(), p.as_ref(), RunOptions::default()).await.unwrap();
         }
         assert_eq!((list(ann.clone()).await, list(bob.clone()).await), (1, 1), "dismissals and clearing replayed too");
