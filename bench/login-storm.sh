@@ -57,8 +57,8 @@ PY
 # Signed in before: during a storm from this same address, signing in is
 # throttled for everyone here (as it should be); an access token lasts 15 min.
 probe_token=$(token)
-base_rss=$(rss_mib)
 base=$(p99_ms $probes "$probe_token")
+base_rss=$(rss_mib) # after the reads: what the storm adds
 rows=()
 for sources in one many; do
   storm "$sources" >"$dir/storm-$sources" &

@@ -14,6 +14,7 @@
 pub mod accounts;
 pub mod audit;
 mod cookie;
+mod hashers;
 mod limiter;
 pub mod password;
 pub mod projection;

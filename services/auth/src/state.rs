@@ -1,10 +1,9 @@
-use std::{sync::Arc, time::Duration};
+use std::time::Duration;
 
-use tokio::sync::Semaphore;
 use wm_storage::Db;
 
 use crate::{
-    SessionSettings, audit::Audit, cookie::RefreshCookie, limiter::LoginLimiter, password,
+    SessionSettings, audit::Audit, cookie::RefreshCookie, hashers::Hashers, limiter::LoginLimiter, password,
     storage::sessions::SessionPolicy,
 };
 
@@ -16,8 +15,9 @@ pub struct AuthState {
     pub policy: SessionPolicy,
     pub cookie: RefreshCookie,
     pub limiter: LoginLimiter,
-    /// Caps concurrent password hashing: each costs 19 MiB and tens of ms.
-    pub hashing: Arc<Semaphore>,
+    /// Where sign-ins verify passwords: `max_concurrent_hashes` threads,
+    /// each hash 19 MiB and tens of ms.
+    pub hashers: Hashers,
     /// Verified when the username is unknown, so that a wrong username takes
     /// as long as a wrong password and timing does not reveal who exists.
     pub dummy_hash: String,
@@ -38,7 +38,7 @@ impl AuthState {
             },
             cookie: RefreshCookie { secure: settings.secure_cookie, max_age_secs: settings.refresh_ttl_secs },
             limiter: LoginLimiter::new(settings.max_failures_per_ip, settings.max_failures_per_user),
-            hashing: Arc::new(Semaphore::new(settings.max_concurrent_hashes.max(1) as usize)),
+            hashers: Hashers::start(settings.max_concurrent_hashes as usize),
             dummy_hash,
         })
     }

@@ -60,13 +60,8 @@ pub async fn post(
     }
     let found = users::find_for_login(&state.db, &username).await.map_err(|e| ApiError::storage(&e))?;
     let hash = found.as_ref().map_or_else(|| state.dummy_hash.clone(), |(_, hash)| hash.clone());
-    let permit = state.hashing.clone().acquire_owned().await.map_err(|e| ApiError::internal(&e))?;
-    let matches = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        password::verify(&password, &hash)
-    })
-    .await
-    .map_err(|e| ApiError::internal(&e))?;
+    let matches =
+        state.hashers.run(move || password::verify(&password, &hash)).await.map_err(|e| ApiError::internal(&e))?;
     let user = match found {
         Some((user, _)) if matches && !user.disabled => user,
         _ => {
