@@ -139,7 +139,7 @@ pub fn json_errors(max_body_bytes: usize) -> impl FnOnce(&mut web::ServiceConfig
     }
 }
 
-fn json_error(err: JsonPayloadError, _: &HttpRequest) -> actix_web::Error {
+pub(crate) fn json_error(err: JsonPayloadError, _: &HttpRequest) -> actix_web::Error {
     let api = match &err {
         JsonPayloadError::Overflow { limit } | JsonPayloadError::OverflowKnownLength { limit, .. } => ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,

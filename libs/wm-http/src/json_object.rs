@@ -1,11 +1,11 @@
 //! A JSON request body that must be an object.
 
-use actix_web::{FromRequest, HttpRequest, dev::Payload, http::StatusCode, web};
+use actix_web::{FromRequest, HttpRequest, dev::Payload, error::JsonPayloadError, web};
 use futures::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::ApiError;
+use crate::error::json_error;
 
 /// The body read into `T`, which it must be a JSON object for. serde reads
 /// a struct from an array too (`[a, b]`, by field order), which no client
@@ -33,11 +33,13 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonObject<T> {
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let object = web::Json::<Map<String, Value>>::from_request(req, payload);
+        let req = req.clone();
         Box::pin(async move {
             let object = object.await?.into_inner();
-            serde_json::from_value(Value::Object(object)).map(JsonObject).map_err(|e| {
-                ApiError::new(StatusCode::BAD_REQUEST, "invalid_json", format!("Json deserialize error: {e}")).into()
-            })
+            // The same answer as any other body that does not deserialize.
+            serde_json::from_value(Value::Object(object))
+                .map(JsonObject)
+                .map_err(|e| json_error(JsonPayloadError::Deserialize(e), &req))
         })
     }
 }
