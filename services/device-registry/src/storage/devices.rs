@@ -14,48 +14,45 @@ use wm_storage::{
 };
 
 use super::{
-    StorageError, identifiers, micros,
-    rows::{GATEWAY_COLUMNS, GatewayRow, METER_COLUMNS, MeterRow},
+    StorageError, identifiers,
+    lists::Table,
+    micros,
+    rows::{GatewayRow, MeterRow},
 };
 use crate::domain::{gateway, meter};
 
 /// The gateway `id` as it stands in `tx` (locked for the rest of the
 /// transaction on PostgreSQL), and whether it was ever seen.
 pub async fn load_gateway(tx: &mut Tx, id: &str) -> Result<(Option<gateway::Gateway>, bool), StorageError> {
-    let sql = format!("SELECT {GATEWAY_COLUMNS} FROM gateways WHERE id = $1{}", lock(tx));
-    let row: Option<GatewayRow> = with_tx!(tx, conn =>
-        sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut **conn).await)?;
+    let row = locked::<GatewayRow>(tx, id).await?;
     let seen = row.as_ref().is_some_and(|r| r.lastseen.is_some());
     Ok((row.map(|r| r.state()).transpose()?, seen))
 }
 
 /// The meter `id`, as [`load_gateway`].
 pub async fn load_meter(tx: &mut Tx, id: &str) -> Result<(Option<meter::Meter>, bool), StorageError> {
-    let sql = format!("SELECT {METER_COLUMNS} FROM meters WHERE id = $1{}", lock(tx));
-    let row: Option<MeterRow> = with_tx!(tx, conn =>
-        sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut **conn).await)?;
+    let row = locked::<MeterRow>(tx, id).await?;
     let seen = row.as_ref().is_some_and(|r| r.lastseen.is_some());
     Ok((row.map(|r| r.state()).transpose()?, seen))
 }
 
 /// The device `id` of `kind` as the audit trail shows it: the fields an
-/// operator registers and edits, as JSON; `None` when there is none.
+/// operator registers and edits, as JSON; `None` when there is none. Read
+/// locked, like [`load_gateway`], so the "before" of a change is what the
+/// change saw.
 pub async fn audit_snapshot(tx: &mut Tx, kind: DeviceKind, id: &str) -> Result<Option<String>, StorageError> {
     let json = match kind {
-        DeviceKind::Gateway => {
-            let sql = format!("SELECT {GATEWAY_COLUMNS} FROM gateways WHERE id = $1");
-            let row: Option<GatewayRow> = with_tx!(tx, conn =>
-                sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut **conn).await)?;
-            row.map(|r| r.audit_json())
-        }
-        DeviceKind::Meter => {
-            let sql = format!("SELECT {METER_COLUMNS} FROM meters WHERE id = $1");
-            let row: Option<MeterRow> = with_tx!(tx, conn =>
-                sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut **conn).await)?;
-            row.map(|r| r.audit_json())
-        }
+        DeviceKind::Gateway => locked::<GatewayRow>(tx, id).await?.map(|r| r.audit_json()),
+        DeviceKind::Meter => locked::<MeterRow>(tx, id).await?.map(|r| r.audit_json()),
     };
     Ok(json.map(|value| value.to_string()))
+}
+
+/// The row `id` of `T`'s table in `tx`, locked for the rest of the
+/// transaction on PostgreSQL (SQLite's writer lock already holds the file).
+async fn locked<T: Table>(tx: &mut Tx, id: &str) -> Result<Option<T>, StorageError> {
+    let sql = format!("SELECT {} FROM {} WHERE id = $1{}", T::COLUMNS, T::TABLE, lock(tx));
+    Ok(with_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut **conn).await)?)
 }
 
 fn lock(tx: &Tx) -> &'static str {
