@@ -51,6 +51,11 @@ pub const MIGRATIONS: Migrations = Migrations {
             sql: include_str!("../migrations/sqlite/0002_valve_commands.sql"),
         },
         Migration { version: 3, name: "search_index", sql: include_str!("../migrations/sqlite/0003_search_index.sql") },
+        Migration {
+            version: 4,
+            name: "applied_readings",
+            sql: include_str!("../migrations/sqlite/0004_applied_readings.sql"),
+        },
     ],
     postgres: &[
         Migration { version: 1, name: "devices", sql: include_str!("../migrations/postgres/0001_devices.sql") },
@@ -63,6 +68,11 @@ pub const MIGRATIONS: Migrations = Migrations {
             version: 3,
             name: "search_index",
             sql: include_str!("../migrations/postgres/0003_search_index.sql"),
+        },
+        Migration {
+            version: 4,
+            name: "applied_readings",
+            sql: include_str!("../migrations/postgres/0004_applied_readings.sql"),
         },
     ],
 };

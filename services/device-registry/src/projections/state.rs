@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
+use chrono::Utc;
 use wm_eventlog::{
     Record, checkpoint,
     envelopes::decode,
@@ -19,6 +20,8 @@ use wm_storage::{Db, Tx};
 use crate::storage::{StorageError, micros, state};
 
 const NAME: &str = "device-registry.state";
+/// How long a reading's claim is kept (`state::claim_readings`).
+const CLAIMS_KEPT: chrono::TimeDelta = chrono::TimeDelta::days(1);
 
 #[derive(Clone, Debug)]
 pub struct StateProjection {
@@ -48,6 +51,7 @@ impl Projection for StateProjection {
         let envelopes: Vec<Envelope> =
             checkpoint::unapplied(&mut tx, NAME, records).await?.into_iter().filter_map(decode).collect();
         apply_all(&mut tx, &envelopes).await?;
+        state::forget_claims(&mut tx, micros(Utc::now() - CLAIMS_KEPT)).await?;
         checkpoint::advance(&mut tx, NAME, records).await?;
         tx.commit().await?;
         Ok(())
@@ -67,10 +71,17 @@ impl Projection for StateProjection {
 /// The seen times and the readings, nearly every event, are gathered and
 /// written once per device at the end; the columns they write are not
 /// touched by the other events, so the order between the two kinds does
-/// not matter.
+/// not matter. A reading is added once per event id, however many times
+/// the log holds it.
 pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), StorageError> {
     let mut seen = Seen::default();
     let mut readings = Vec::new();
+    let reading_ids: Vec<&str> = envelopes
+        .iter()
+        .filter(|e| matches!(e.payload, Some(Payload::ReadingReceived(_))))
+        .map(|e| e.event_id.as_str())
+        .collect();
+    let mut fresh = state::claim_readings(tx, &reading_ids, micros(Utc::now())).await?;
     for envelope in envelopes {
         let Some(payload) = &envelope.payload else { continue };
         match payload {
@@ -80,6 +91,9 @@ pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), Storag
                 if let Some(meter_id) = &e.meter_id {
                     latest(&mut seen.meters, meter_id, at);
                 }
+            }
+            Payload::ReadingReceived(_) if !fresh.remove(&envelope.event_id) => {
+                tracing::debug!(event_id = envelope.event_id, "a reading already added, skipped");
             }
             Payload::ReadingReceived(e) => match millilitres(e.record, e.unit()) {
                 Some(ml) => readings.push(state::Reading { meter_id: &e.meter_id, gateway_id: &e.gateway_id, ml }),

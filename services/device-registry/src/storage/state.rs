@@ -37,6 +37,24 @@ pub async fn seen_all(
     Ok(())
 }
 
+/// Records that the reading events `event_ids` are in the totals, and
+/// returns those that were not already: the others were sent twice. An id
+/// listed twice is returned once.
+pub async fn claim_readings(tx: &mut Tx, event_ids: &[&str], now_us: i64) -> Result<HashSet<String>, StorageError> {
+    let mut rows = Rows::new(2);
+    event_ids.iter().for_each(|id| rows.push([(*id).into(), Bind::Int(now_us)]));
+    let head = "INSERT INTO registry_applied_readings (event_id, applied_at)";
+    let tail = " ON CONFLICT DO NOTHING RETURNING event_id";
+    let claimed: Vec<(String,)> = bulk::fetch(tx, head, tail, rows).await?;
+    Ok(claimed.into_iter().map(|(id,)| id).collect())
+}
+
+/// Forgets the claims made before `before_us`.
+pub async fn forget_claims(tx: &mut Tx, before_us: i64) -> Result<(), StorageError> {
+    execute!(tx, "DELETE FROM registry_applied_readings WHERE applied_at < $1", before_us)?;
+    Ok(())
+}
+
 /// A consumption record of `ml` millilitres for a meter, relayed by a
 /// gateway, which becomes the meter's last gateway.
 #[derive(Clone, Debug)]
@@ -160,5 +178,6 @@ pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
     )?;
     execute!(tx, "DELETE FROM meter_alerts")?;
     execute!(tx, "DELETE FROM gateway_peripherals")?;
+    execute!(tx, "DELETE FROM registry_applied_readings")?;
     Ok(())
 }
