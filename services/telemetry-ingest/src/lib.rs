@@ -32,9 +32,9 @@ use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
 use wm_storage::{Db, Migration, Migrations};
 
 use crate::{
-    ingest::{Ingest, metrics::IngestMetrics, worker::Acks},
+    ingest::{Ingest, metrics::IngestMetrics},
     mqtt::{
-        broker::{BrokerError, EmbeddedBroker},
+        broker::{BrokerError, Durable, EmbeddedBroker},
         link::{Link, Login},
         settings::MqttSettings,
     },
@@ -145,13 +145,20 @@ pub enum MqttError {
 /// Starts the embedded broker when configured, connects, and spawns the
 /// ingest worker; everything stops with `stop`.
 pub async fn start_mqtt(settings: &MqttSettings, ingest: Ingest, stop: CancellationToken) -> Result<Mqtt, MqttError> {
-    let (broker, gateway_login, login) = if settings.is_embedded() {
+    let (broker, gateway_login, login, filter) = if settings.is_embedded() {
         let listen =
             settings.listen.parse().map_err(|_| MqttError::Settings("mqtt.listen", settings.listen.clone()))?;
         let service = (settings.username.clone(), settings.password.clone().unwrap_or_else(random_secret));
         let gateways =
             (settings.gateway_username.clone(), settings.gateway_password.clone().unwrap_or_else(random_secret));
-        let broker = EmbeddedBroker::start(listen, HashMap::from([service.clone(), gateways.clone()])).await?;
+        let filter = uplink::topic::UPLINKS.to_owned();
+        let durable = Durable {
+            client_id: settings.client_id.clone(),
+            username: service.0.clone(),
+            filter: filter.clone(),
+            window: 2 * settings.batch,
+        };
+        let broker = EmbeddedBroker::start(listen, HashMap::from([service.clone(), gateways.clone()]), durable).await?;
         let addr = broker.addr();
         let login = Login {
             host: addr.ip().to_string(),
@@ -160,25 +167,21 @@ pub async fn start_mqtt(settings: &MqttSettings, ingest: Ingest, stop: Cancellat
             username: service.0,
             password: service.1,
         };
-        (Some(broker), Some(gateways), login)
+        (Some(broker), Some(gateways), login, filter)
     } else {
         let (host, port) = settings.broker_address().map_err(|(key, message)| MqttError::Settings(key, message))?;
         let password = settings.password.clone().unwrap_or_default();
-        (
-            None,
-            None,
-            Login { host, port, client_id: settings.client_id.clone(), username: settings.username.clone(), password },
-        )
+        let filter = match settings.shared_group.as_str() {
+            "" => uplink::topic::UPLINKS.to_owned(),
+            group => format!("$share/{group}/{}", uplink::topic::UPLINKS),
+        };
+        let login =
+            Login { host, port, client_id: settings.client_id.clone(), username: settings.username.clone(), password };
+        (None, None, login, filter)
     };
-    let filter = match settings.shared_group.as_str() {
-        "" => uplink::topic::UPLINKS.to_owned(),
-        group => format!("$share/{group}/{}", uplink::topic::UPLINKS),
-    };
-    let acks = if broker.is_some() { Acks::OnReceipt } else { Acks::AfterCommit };
-    let manual_acks = acks == Acks::AfterCommit;
-    let (link, deliveries) = Link::subscribe(&login, filter, manual_acks, 2 * settings.batch, stop.clone());
+    let (link, deliveries) = Link::subscribe(&login, filter, stop.clone());
     tokio::spawn(ingest::valve::dispatch(ingest.clone(), link.clone(), stop.clone()));
-    tokio::spawn(ingest::worker::run(ingest, link.clone(), deliveries, settings.batch, acks, stop));
+    tokio::spawn(ingest::worker::run(ingest, link.clone(), deliveries, settings.batch, stop));
     Ok(Mqtt { broker, link, gateway_login })
 }
 

@@ -1,6 +1,7 @@
 //! The loop that takes deliveries from the broker in batches, ingests each
-//! batch, and then acknowledges its messages in the order received; from the
-//! embedded broker, the client acknowledges them as it reads them ([`Acks`]).
+//! batch, and then acknowledges its messages in the order received: a broker
+//! delivers again what a crash or a stop left unacknowledged, and the
+//! embedded broker acknowledges a gateway's publish only then.
 
 use std::time::Duration;
 
@@ -10,29 +11,12 @@ use tokio_util::sync::CancellationToken;
 use super::{Ingest, Received};
 use crate::mqtt::link::{Delivery, Link};
 
-/// When messages are acknowledged to the broker.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Acks {
-    /// Once their batch is committed: a broker that keeps sessions
-    /// (Mosquitto with a persistent session) delivers again what a crash or
-    /// a stop left uncommitted.
-    AfterCommit,
-    /// As the client reads them. The embedded broker keeps messages in this
-    /// process's memory only, so whatever a crash or stop leaves uncommitted
-    /// is lost with it whether acknowledged or not: a later acknowledgement
-    /// would protect nothing, and would cap each batch at rumqttd's fixed
-    /// window of 100 unacknowledged messages. A failing commit is retried
-    /// in-process until it succeeds or the process stops.
-    OnReceipt,
-}
-
 /// Runs until `stop` or until the connection's channel closes.
 pub async fn run(
     ingest: Ingest,
     link: Link,
-    mut deliveries: mpsc::Receiver<Delivery>,
+    mut deliveries: mpsc::UnboundedReceiver<Delivery>,
     batch: usize,
-    acks: Acks,
     stop: CancellationToken,
 ) {
     loop {
@@ -57,11 +41,9 @@ pub async fn run(
         if !keep(&ingest, &received, &stop).await {
             return;
         }
-        if acks == Acks::AfterCommit {
-            for delivery in &taken {
-                if let Err(e) = link.ack(delivery).await {
-                    tracing::warn!(error = %e, "cannot acknowledge; the broker will deliver it again");
-                }
+        for delivery in &taken {
+            if let Err(e) = link.ack(delivery).await {
+                tracing::warn!(error = %e, "cannot acknowledge; the broker will deliver it again");
             }
         }
     }

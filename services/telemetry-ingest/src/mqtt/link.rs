@@ -56,31 +56,25 @@ pub struct Link {
 impl Link {
     /// Connects (retrying until `stop`), subscribes to `filter` at QoS 1 on
     /// every connection, and sends what arrives on the returned channel.
-    /// With `manual_acks`, messages are acknowledged by [`Link::ack`], the
-    /// broker sends at most its in-flight window of unacknowledged ones, and
-    /// the channel is not bounded: the connection must always be read, since
-    /// the acknowledgements go out through it. Without, the client
-    /// acknowledges each message as it reads it, and the channel holds up to
-    /// `capacity`: when it is full the connection is not read, so what the
-    /// worker has not taken yet waits in the broker.
+    /// Messages are acknowledged by [`Link::ack`]; the broker sends at most
+    /// its in-flight window of unacknowledged ones, so the channel needs no
+    /// bound, and the connection must always be read: the acknowledgements
+    /// go out through it.
     pub fn subscribe(
         login: &Login,
         filter: String,
-        manual_acks: bool,
-        capacity: usize,
         stop: CancellationToken,
-    ) -> (Self, mpsc::Receiver<Delivery>) {
+    ) -> (Self, mpsc::UnboundedReceiver<Delivery>) {
         let mut options = MqttOptions::new(&login.client_id, &login.host, login.port);
         options
             .set_credentials(&login.username, &login.password)
             .set_clean_session(false)
-            .set_manual_acks(manual_acks)
+            .set_manual_acks(true)
             .set_keep_alive(Duration::from_secs(30))
             .set_max_packet_size(MAX_PACKET_BYTES + 1024, MAX_PACKET_BYTES + 1024);
         let (client, eventloop) = AsyncClient::new(options, 1024);
         let connection = Arc::new(AtomicU64::new(0));
-        let capacity = if manual_acks { tokio::sync::Semaphore::MAX_PERMITS } else { capacity.max(1) };
-        let (tx, rx) = mpsc::channel(capacity);
+        let (tx, rx) = mpsc::unbounded_channel();
         let link = Self { client: client.clone(), connection: connection.clone() };
         tokio::spawn(drive(eventloop, client, Some(filter), connection, tx, stop));
         (link, rx)
@@ -106,7 +100,7 @@ async fn drive(
     client: AsyncClient,
     filter: Option<String>,
     connection: Arc<AtomicU64>,
-    tx: mpsc::Sender<Delivery>,
+    tx: mpsc::UnboundedSender<Delivery>,
     stop: CancellationToken,
 ) {
     let mut backoff = Duration::from_millis(100);
@@ -131,7 +125,7 @@ async fn drive(
             }
             Ok(Event::Incoming(Packet::Publish(publish))) => {
                 let delivery = Delivery { publish, connection: connection.load(Ordering::Acquire) };
-                if tx.send(delivery).await.is_err() {
+                if tx.send(delivery).is_err() {
                     return;
                 }
             }

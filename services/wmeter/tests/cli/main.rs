@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
 mod config;
+mod crash;
 mod demo;
 mod schema;
 mod seed;

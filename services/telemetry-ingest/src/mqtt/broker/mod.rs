@@ -1,92 +1,100 @@
-//! The embedded MQTT broker (rumqttd) of `wmeter serve`: MQTT 3.1.1 on one
-//! TCP listener, with username and password logins.
+//! The embedded MQTT broker of `wmeter serve`: MQTT 3.1.1 on one TCP
+//! listener, with username and password logins, QoS 0 and 1, retained
+//! messages, last wills and persistent sessions, all in memory.
 //!
-//! rumqttd's router runs on a thread of its own that lives as long as the
-//! process; the listener runs on this runtime and is stopped by
-//! [`EmbeddedBroker::stop`].
+//! It keeps nothing on disk, so it acknowledges a QoS 1 publish only once
+//! the durable session (ingest's) has acknowledged every copy it got, and
+//! ingest acknowledges only what it has stored. A crash loses no message a
+//! gateway was told is stored: the gateway sends the rest again.
 
-use std::{collections::HashMap, net::SocketAddr, time::Duration};
+mod connection;
+mod router;
+mod session;
+#[cfg(test)]
+mod tests;
 
-use rumqttd::{ConnectionSettings, LinkType, Router, RouterConfig, Server, ServerSettings, protocol::v4::V4};
-use tokio::task::JoinHandle;
+use std::{collections::HashMap, net::SocketAddr, sync::Arc};
+
+use tokio::{net::TcpListener, sync::Semaphore};
+use tokio_util::sync::CancellationToken;
+
+pub use router::Durable;
+
+use self::{connection::Shared, router::Router};
 
 /// The largest packet the broker takes. Larger than the contract's payload
 /// limit, so an oversized uplink reaches ingest and is dead-lettered with its
 /// reason instead of silently cutting the gateway's connection.
 pub const MAX_PACKET_BYTES: usize = 2 * 1024 * 1024;
 
+/// Connections served at once; more are closed as they arrive.
+const MAX_CONNECTIONS: usize = 10_010;
+
 #[derive(Debug, thiserror::Error)]
 pub enum BrokerError {
     #[error("mqtt.listen: cannot listen on {addr}: {source}")]
     Bind { addr: SocketAddr, source: std::io::Error },
-    #[error("mqtt.listen: the broker did not start listening on {0}")]
-    NotListening(SocketAddr),
 }
 
 /// A running embedded broker.
 #[derive(Debug)]
 pub struct EmbeddedBroker {
     addr: SocketAddr,
-    listener: JoinHandle<()>,
+    stop: CancellationToken,
 }
 
 impl EmbeddedBroker {
-    /// Starts listening on `listen` (port 0 picks a free port) and admits
-    /// the clients in `logins` (username → password).
-    pub async fn start(listen: SocketAddr, logins: HashMap<String, String>) -> Result<Self, BrokerError> {
-        // rumqttd binds inside its task and only logs a failure: bind here
-        // first, so a taken port is an error the operator sees.
-        let probe = std::net::TcpListener::bind(listen).map_err(|source| BrokerError::Bind { addr: listen, source })?;
-        let addr = probe.local_addr().map_err(|source| BrokerError::Bind { addr: listen, source })?;
-        drop(probe);
-        let router = Router::new(0, router_config()).spawn();
-        let settings = ServerSettings {
-            name: "wmeter-mqtt".to_owned(),
-            listen: addr,
-            tls: None,
-            next_connection_delay_ms: 1,
-            connections: ConnectionSettings {
-                connection_timeout_ms: 10_000,
-                max_payload_size: MAX_PACKET_BYTES,
-                max_inflight_count: 100,
-                auth: Some(logins),
-                external_auth: None,
-                dynamic_filters: true,
-            },
-        };
-        let mut server = Server::new(settings, router, V4);
-        let listener = tokio::spawn(async move {
-            if let Err(e) = server.start(LinkType::Remote).await {
-                tracing::error!(error = ?e, %addr, "the embedded MQTT broker stopped");
-            }
-        });
-        // A bind that fails now (the port taken since the probe) ends the task.
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        if listener.is_finished() {
-            return Err(BrokerError::NotListening(addr));
-        }
+    /// Starts listening on `listen` (port 0 picks a free port), admits the
+    /// clients in `logins` (username → password), and keeps `durable`'s
+    /// session from the start.
+    pub async fn start(
+        listen: SocketAddr,
+        logins: HashMap<String, String>,
+        durable: Durable,
+    ) -> Result<Self, BrokerError> {
+        let listener = TcpListener::bind(listen).await.map_err(|source| BrokerError::Bind { addr: listen, source })?;
+        let addr = listener.local_addr().map_err(|source| BrokerError::Bind { addr: listen, source })?;
+        let stop = CancellationToken::new();
+        let shared = Arc::new(Shared { router: Router::new(durable), logins, stop: stop.clone() });
+        tokio::spawn(accept(listener, shared));
         tracing::info!(%addr, "embedded MQTT broker listening");
-        Ok(Self { addr, listener })
+        Ok(Self { addr, stop })
     }
 
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
 
-    /// Stops accepting connections and frees the port.
+    /// Stops accepting connections, closes the open ones, frees the port.
     pub fn stop(&self) {
-        self.listener.abort();
+        self.stop.cancel();
     }
 }
 
-/// The router's limits, from rumqttd's own defaults (its `Default` is all
-/// zeros, which refuses every connection).
-fn router_config() -> RouterConfig {
-    RouterConfig {
-        max_connections: 10_010,
-        max_outgoing_packet_count: 200,
-        max_segment_size: 100 * 1024 * 1024,
-        max_segment_count: 10,
-        ..RouterConfig::default()
+async fn accept(listener: TcpListener, shared: Arc<Shared>) {
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let accepted = tokio::select! {
+            () = shared.stop.cancelled() => return,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of file descriptors, most likely: let some close.
+                tracing::warn!(error = %e, "the embedded MQTT broker cannot accept a connection");
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            tracing::warn!(%peer, limit = MAX_CONNECTIONS, "too many MQTT connections, one refused");
+            continue;
+        };
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            connection::serve(stream, peer, shared).await;
+            drop(slot);
+        });
     }
 }

@@ -1,0 +1,284 @@
+//! One client's TCP connection: the CONNECT handshake, then one task that
+//! reads packets, writes what is due, and watches the keep-alive.
+
+use std::{
+    collections::HashMap,
+    net::SocketAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
+
+use bytes::{Buf, BytesMut};
+use rumqttc::{
+    ConnAck, ConnectReturnCode, Packet, PubAck, Publish, QoS, SubAck, SubscribeReasonCode, UnsubAck, valid_topic,
+};
+use tokio::{
+    io::{AsyncReadExt, AsyncWriteExt},
+    net::{
+        TcpStream,
+        tcp::{OwnedReadHalf, OwnedWriteHalf},
+    },
+    sync::mpsc,
+    time::Instant,
+};
+use tokio_util::sync::CancellationToken;
+
+use super::{
+    MAX_PACKET_BYTES,
+    router::{Attach, Router, lower},
+    session::{Acker, Message, Outbound, Session},
+};
+
+/// How long a new connection has to send its CONNECT.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a CONNECT waits for an older connection with its client id to
+/// let go of the session.
+const TAKEOVER_TIMEOUT: Duration = Duration::from_secs(5);
+/// Messages a client that is not ingest may have unacknowledged.
+const CLIENT_WINDOW: usize = 100;
+/// A client's QoS 1 publishes still waiting for ingest: past this, the
+/// connection is not read until some are acknowledged.
+const HELD_LIMIT: usize = 1_000;
+/// Bytes waiting to be written past which the connection is not read.
+const OUTPUT_LIMIT: usize = 4 * 1024 * 1024;
+
+/// What the broker's connections share.
+#[derive(Debug)]
+pub struct Shared {
+    pub router: Router,
+    pub logins: HashMap<String, String>,
+    pub stop: CancellationToken,
+}
+
+/// Why a connection ended: only a lost one publishes the client's will.
+enum End {
+    Disconnected,
+    TakenOver,
+    Stopped,
+    Lost(String),
+}
+
+/// Serves one client until it disconnects, is lost, or the broker stops.
+pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
+    let _ = stream.set_nodelay(true);
+    let (mut reader, mut writer) = stream.into_split();
+    let mut input = BytesMut::with_capacity(8 * 1024);
+    let connect = match tokio::time::timeout(CONNECT_TIMEOUT, read_packet(&mut reader, &mut input)).await {
+        Ok(Ok(Packet::Connect(connect))) => connect,
+        Ok(Ok(other)) => return tracing::debug!(%peer, packet = ?other, "MQTT: the first packet was not a CONNECT"),
+        Ok(Err(e)) => return tracing::debug!(%peer, error = %e, "MQTT: cannot read CONNECT"),
+        Err(_) => return tracing::debug!(%peer, "MQTT: no CONNECT in time"),
+    };
+    if connect.protocol != rumqttc::Protocol::V4 {
+        return refuse(&mut writer, ConnectReturnCode::RefusedProtocolVersion).await;
+    }
+    let login = connect.login.as_ref();
+    let username = login.map_or("", |l| l.username.as_str());
+    let authenticated = login.is_some_and(|l| shared.logins.get(&l.username).is_some_and(|p| *p == l.password));
+    if !authenticated {
+        tracing::info!(%peer, username, "MQTT login refused");
+        return refuse(&mut writer, ConnectReturnCode::BadUserNamePassword).await;
+    }
+    if (connect.client_id.is_empty() && !connect.clean_session) || !shared.router.may_use(&connect.client_id, username)
+    {
+        return refuse(&mut writer, ConnectReturnCode::BadClientId).await;
+    }
+    let client_id = match connect.client_id.as_str() {
+        "" => format!("anonymous-{:016x}", rand::random::<u64>()),
+        id => id.to_owned(),
+    };
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let deadline = Instant::now() + TAKEOVER_TIMEOUT;
+    let (connection, session, present, durable) = loop {
+        let released = shared.router.released();
+        match shared.router.attach(&client_id, connect.clean_session, &tx) {
+            Attach::Attached { connection, session, present, durable } => {
+                break (connection, session, present, durable);
+            }
+            Attach::Busy if Instant::now() < deadline => {
+                let _ = tokio::time::timeout(Duration::from_millis(100), released).await;
+            }
+            Attach::Busy => return refuse(&mut writer, ConnectReturnCode::ServiceUnavailable).await,
+        }
+    };
+    let mut link = Link {
+        shared: shared.clone(),
+        client_id,
+        durable,
+        session,
+        tx,
+        held: Arc::new(AtomicUsize::new(0)),
+        output: BytesMut::with_capacity(8 * 1024),
+        window: shared.router.window(durable, CLIENT_WINDOW),
+    };
+    link.write(Packet::ConnAck(ConnAck::new(ConnectReturnCode::Success, present)));
+    for publish in link.session.unacknowledged() {
+        link.write(Packet::Publish(publish));
+    }
+    tracing::debug!(%peer, client = link.client_id, "MQTT client connected");
+    let keep_alive = Duration::from_millis(u64::from(connect.keep_alive) * 1_500);
+    let end = link.run(&mut reader, &mut writer, &mut input, &mut rx, keep_alive).await;
+    if let End::Lost(reason) = &end {
+        tracing::debug!(%peer, client = link.client_id, reason, "MQTT client lost");
+        if let Some(will) = &connect.last_will {
+            let mut publish =
+                Publish::from_bytes(will.topic.clone(), lower(will.qos, QoS::AtLeastOnce), will.message.clone());
+            publish.retain = will.retain;
+            shared.router.publish(&publish, None);
+        }
+    }
+    let Link { client_id, session, .. } = link;
+    shared.router.detach(&client_id, connection, session, &mut rx);
+    let _ = writer.shutdown().await;
+}
+
+/// A connected client's side of the broker.
+struct Link {
+    shared: Arc<Shared>,
+    client_id: String,
+    durable: bool,
+    session: Session,
+    /// Reaches this connection's task: acknowledgements and deliveries.
+    tx: mpsc::UnboundedSender<Outbound>,
+    /// The client's publishes whose acknowledgement waits for ingest.
+    held: Arc<AtomicUsize>,
+    /// Encoded packets not written yet.
+    output: BytesMut,
+    window: usize,
+}
+
+impl Link {
+    async fn run(
+        &mut self,
+        reader: &mut OwnedReadHalf,
+        writer: &mut OwnedWriteHalf,
+        input: &mut BytesMut,
+        rx: &mut mpsc::UnboundedReceiver<Outbound>,
+        keep_alive: Duration,
+    ) -> End {
+        let mut last_heard = Instant::now();
+        loop {
+            if let Err(end) = self.handle_input(input) {
+                return end;
+            }
+            while self.output.len() < OUTPUT_LIMIT {
+                let Some(publish) = self.session.next(self.window) else { break };
+                self.write(Packet::Publish(publish));
+            }
+            let readable = self.held.load(Ordering::Acquire) < HELD_LIMIT && self.output.len() < OUTPUT_LIMIT;
+            let silent_until = last_heard + keep_alive;
+            tokio::select! {
+                () = self.shared.stop.cancelled() => return End::Stopped,
+                outbound = rx.recv() => match outbound {
+                    Some(Outbound::PubAck(pkid)) => self.write(Packet::PubAck(PubAck::new(pkid))),
+                    Some(Outbound::Deliver(message)) => self.deliver(message),
+                    Some(Outbound::TakenOver) | None => return End::TakenOver,
+                },
+                written = writer.write(&self.output), if !self.output.is_empty() => match written {
+                    Ok(0) => return End::Lost("connection closed".into()),
+                    Ok(n) => self.output.advance(n),
+                    Err(e) => return End::Lost(e.to_string()),
+                },
+                read = reader.read_buf(input), if readable => match read {
+                    Ok(0) => return End::Lost("connection closed".into()),
+                    Ok(_) => last_heard = Instant::now(),
+                    Err(e) => return End::Lost(e.to_string()),
+                },
+                () = tokio::time::sleep_until(silent_until), if !keep_alive.is_zero() => {
+                    return End::Lost("keep-alive expired".into());
+                }
+            }
+        }
+    }
+
+    /// Handles the complete packets read so far, while the client may have
+    /// more publishes waiting for ingest.
+    fn handle_input(&mut self, input: &mut BytesMut) -> Result<(), End> {
+        while self.held.load(Ordering::Acquire) < HELD_LIMIT {
+            match Packet::read(input, MAX_PACKET_BYTES) {
+                Ok(packet) => self.handle(packet)?,
+                Err(rumqttc::Error::InsufficientBytes(_)) => return Ok(()),
+                Err(e) => return Err(End::Lost(format!("malformed packet: {e}"))),
+            }
+        }
+        Ok(())
+    }
+
+    fn handle(&mut self, packet: Packet) -> Result<(), End> {
+        match packet {
+            Packet::Publish(publish) => self.publish(publish)?,
+            Packet::PubAck(ack) => self.session.acked(ack.pkid),
+            Packet::Subscribe(subscribe) => {
+                let filters: Vec<_> = subscribe.filters.into_iter().map(|f| (f.path, f.qos)).collect();
+                let (granted, retained) = self.shared.router.subscribe(&self.client_id, &filters);
+                let codes =
+                    granted.into_iter().map(|q| q.map_or(SubscribeReasonCode::Failure, SubscribeReasonCode::Success));
+                self.write(Packet::SubAck(SubAck::new(subscribe.pkid, codes.collect())));
+                for message in retained {
+                    self.deliver(message);
+                }
+            }
+            Packet::Unsubscribe(unsubscribe) => {
+                self.shared.router.unsubscribe(&self.client_id, &unsubscribe.topics);
+                self.write(Packet::UnsubAck(UnsubAck::new(unsubscribe.pkid)));
+            }
+            Packet::PingReq => self.write(Packet::PingResp),
+            Packet::Disconnect => return Err(End::Disconnected),
+            other => return Err(End::Lost(format!("unexpected packet {other:?}"))),
+        }
+        Ok(())
+    }
+
+    fn publish(&mut self, publish: Publish) -> Result<(), End> {
+        if publish.topic.is_empty() || !valid_topic(&publish.topic) {
+            return Err(End::Lost(format!("invalid topic {:?}", publish.topic)));
+        }
+        match publish.qos {
+            QoS::AtMostOnce => self.shared.router.publish(&publish, None),
+            QoS::AtLeastOnce => {
+                let ack = Acker::new(publish.pkid, self.tx.clone(), self.held.clone());
+                self.shared.router.publish(&publish, Some(ack));
+            }
+            QoS::ExactlyOnce => return Err(End::Lost("QoS 2 is not supported".into())),
+        }
+        Ok(())
+    }
+
+    fn deliver(&mut self, message: Message) {
+        if !self.session.push(message, Router::queue_limit(self.durable)) {
+            tracing::debug!(client = self.client_id, "MQTT client too slow, message dropped");
+        }
+    }
+
+    fn write(&mut self, packet: Packet) {
+        // Every packet the broker builds fits: deliveries are at most as
+        // large as the publishes they copy.
+        if let Err(e) = packet.write(&mut self.output, usize::MAX) {
+            tracing::warn!(client = self.client_id, error = %e, "cannot encode an MQTT packet");
+        }
+    }
+}
+
+/// Answers a CONNECT with a refusal.
+async fn refuse(writer: &mut OwnedWriteHalf, code: ConnectReturnCode) {
+    let mut output = BytesMut::new();
+    let _ = ConnAck::new(code, false).write(&mut output);
+    let _ = writer.write_all(&output).await;
+}
+
+/// Reads one whole packet (for the CONNECT).
+async fn read_packet(reader: &mut OwnedReadHalf, input: &mut BytesMut) -> Result<Packet, rumqttc::Error> {
+    loop {
+        match Packet::read(input, MAX_PACKET_BYTES) {
+            Err(rumqttc::Error::InsufficientBytes(_)) => {
+                if reader.read_buf(input).await? == 0 {
+                    return Err(rumqttc::Error::Io(std::io::ErrorKind::UnexpectedEof.into()));
+                }
+            }
+            result => return result,
+        }
+    }
+}

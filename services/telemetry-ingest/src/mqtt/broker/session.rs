@@ -1,0 +1,201 @@
+//! One client's session: the messages waiting for it, the ones sent and not
+//! acknowledged yet, and the acknowledgement a publisher waits for.
+
+use std::{
+    collections::{HashMap, VecDeque},
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+};
+
+use bytes::Bytes;
+use rumqttc::{Publish, QoS};
+use tokio::sync::mpsc::UnboundedSender;
+
+/// What the rest of the broker tells a connection's task.
+#[derive(Debug)]
+pub enum Outbound {
+    /// Acknowledge the client's QoS 1 publish with this packet id.
+    PubAck(u16),
+    /// Deliver a message to the client.
+    Deliver(Message),
+    /// A newer connection took this client id over: close, without the will.
+    TakenOver,
+}
+
+/// A publisher's acknowledgement of one QoS 1 publish, held by every copy
+/// of the message a durable session has not acknowledged yet. The PUBACK
+/// goes out when the last copy is dropped; if the publisher's connection
+/// is gone by then, it goes nowhere and the publisher sends it again.
+#[derive(Debug)]
+pub struct Acker {
+    pkid: u16,
+    connection: UnboundedSender<Outbound>,
+    held: Arc<AtomicUsize>,
+}
+
+impl Acker {
+    /// `held` counts the publisher's acknowledgements not sent yet.
+    pub fn new(pkid: u16, connection: UnboundedSender<Outbound>, held: Arc<AtomicUsize>) -> Arc<Self> {
+        held.fetch_add(1, Ordering::AcqRel);
+        Arc::new(Self { pkid, connection, held })
+    }
+}
+
+impl Drop for Acker {
+    fn drop(&mut self) {
+        self.held.fetch_sub(1, Ordering::AcqRel);
+        let _ = self.connection.send(Outbound::PubAck(self.pkid));
+    }
+}
+
+/// A message on its way to one session, at the QoS it is delivered with.
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub topic: String,
+    pub payload: Bytes,
+    pub qos: QoS,
+    pub retain: bool,
+    pub ack: Option<Arc<Acker>>,
+}
+
+impl Message {
+    fn publish(&self, pkid: u16, dup: bool) -> Publish {
+        let mut publish = Publish::from_bytes(self.topic.clone(), self.qos, self.payload.clone());
+        publish.pkid = pkid;
+        publish.dup = dup;
+        publish.retain = self.retain;
+        publish
+    }
+}
+
+/// The state of a session, kept between connections unless it is clean.
+#[derive(Debug, Default)]
+pub struct Session {
+    queue: VecDeque<Message>,
+    /// Sent at QoS 1 and not acknowledged: packet id → (send order, message).
+    inflight: HashMap<u16, (u64, Message)>,
+    sent: u64,
+    last_pkid: u16,
+}
+
+impl Session {
+    /// Queues `message`. One that holds a publisher's acknowledgement is
+    /// always kept (publishers bound those); any other is dropped once
+    /// `limit` messages wait. False when dropped.
+    pub fn push(&mut self, message: Message, limit: usize) -> bool {
+        if message.ack.is_none() && self.queue.len() >= limit {
+            return false;
+        }
+        self.queue.push_back(message);
+        true
+    }
+
+    /// The next message to write, while fewer than `window` wait for their
+    /// acknowledgement.
+    pub fn next(&mut self, window: usize) -> Option<Publish> {
+        if self.inflight.len() >= window {
+            return None;
+        }
+        let message = self.queue.pop_front()?;
+        if message.qos == QoS::AtMostOnce {
+            return Some(message.publish(0, false));
+        }
+        let pkid = self.free_pkid();
+        let publish = message.publish(pkid, false);
+        self.sent += 1;
+        self.inflight.insert(pkid, (self.sent, message));
+        Some(publish)
+    }
+
+    /// The client acknowledged `pkid`: let the message go (and with it,
+    /// perhaps, its publisher's acknowledgement).
+    pub fn acked(&mut self, pkid: u16) {
+        self.inflight.remove(&pkid);
+    }
+
+    /// What was sent and not acknowledged, in the order it was sent, marked
+    /// as sent again: for a client resuming its session.
+    pub fn unacknowledged(&self) -> Vec<Publish> {
+        let mut sent: Vec<_> =
+            self.inflight.iter().map(|(pkid, (order, m))| (*order, m.publish(*pkid, true))).collect();
+        sent.sort_unstable_by_key(|(order, _)| *order);
+        sent.into_iter().map(|(_, publish)| publish).collect()
+    }
+
+    fn free_pkid(&mut self) -> u16 {
+        loop {
+            self.last_pkid = self.last_pkid.checked_add(1).unwrap_or(1);
+            if !self.inflight.contains_key(&self.last_pkid) {
+                return self.last_pkid;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::sync::mpsc;
+
+    use super::*;
+
+    fn message(qos: QoS, ack: Option<Arc<Acker>>) -> Message {
+        Message { topic: "t".into(), payload: Bytes::from_static(b"p"), qos, retain: false, ack }
+    }
+
+    #[test]
+    fn the_publisher_is_acknowledged_when_the_last_copy_is() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let held = Arc::new(AtomicUsize::new(0));
+        let ack = Acker::new(7, tx, held.clone());
+        let (mut a, mut b) = (Session::default(), Session::default());
+        a.push(message(QoS::AtLeastOnce, Some(ack.clone())), 10);
+        b.push(message(QoS::AtLeastOnce, Some(ack)), 10);
+        let (sent_a, sent_b) = (a.next(10).unwrap(), b.next(10).unwrap());
+        assert_eq!(held.load(Ordering::Acquire), 1);
+        a.acked(sent_a.pkid);
+        assert!(rx.try_recv().is_err(), "one copy is still held");
+        b.acked(sent_b.pkid);
+        assert!(matches!(rx.try_recv(), Ok(Outbound::PubAck(7))));
+        assert_eq!(held.load(Ordering::Acquire), 0);
+    }
+
+    #[test]
+    fn the_window_bounds_what_waits_for_an_acknowledgement() {
+        let mut session = Session::default();
+        for _ in 0..3 {
+            session.push(message(QoS::AtLeastOnce, None), 10);
+        }
+        let first = session.next(2).unwrap();
+        let second = session.next(2).unwrap();
+        assert!(session.next(2).is_none());
+        assert_ne!(first.pkid, second.pkid);
+        session.acked(first.pkid);
+        assert!(session.next(2).is_some());
+        let resent = session.unacknowledged();
+        assert_eq!(resent.len(), 2);
+        assert!(resent.iter().all(|p| p.dup));
+        assert_eq!(resent[0].pkid, second.pkid, "in the order sent");
+    }
+
+    #[test]
+    fn only_messages_without_a_waiting_publisher_are_dropped_when_full() {
+        let (tx, _rx) = mpsc::unbounded_channel();
+        let held = Arc::new(AtomicUsize::new(0));
+        let mut session = Session::default();
+        assert!(session.push(message(QoS::AtMostOnce, None), 1));
+        assert!(!session.push(message(QoS::AtMostOnce, None), 1));
+        assert!(session.push(message(QoS::AtLeastOnce, Some(Acker::new(1, tx, held))), 1));
+    }
+
+    #[test]
+    fn packet_ids_skip_zero_and_those_in_flight() {
+        let mut session = Session { last_pkid: u16::MAX - 1, ..Session::default() };
+        for _ in 0..3 {
+            session.push(message(QoS::AtLeastOnce, None), 10);
+        }
+        let ids: Vec<u16> = (0..3).map(|_| session.next(10).unwrap().pkid).collect();
+        assert_eq!(ids, [u16::MAX, 1, 2]);
+    }
+}
