@@ -19,7 +19,8 @@ pub struct SessionSettings {
     /// Higher than the per-IP limit, so one attacker cannot lock the real
     /// user out from another address.
     pub max_failures_per_user: u32,
-    /// Password hashes computed at once; more logins wait their turn.
+    /// Password hashes computed at once, each on a thread of its own; more
+    /// logins wait their turn, up to about a second of work, then get 429.
     pub max_concurrent_hashes: u32,
 }
 
@@ -31,7 +32,7 @@ impl Default for SessionSettings {
             reuse_grace_secs: 10,
             max_failures_per_ip: 10,
             max_failures_per_user: 50,
-            max_concurrent_hashes: 2,
+            max_concurrent_hashes: 1,
         }
     }
 }

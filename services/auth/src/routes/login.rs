@@ -9,7 +9,9 @@ use wm_proto::{Payload, v1::UserLoggedIn};
 
 use super::invalid_credentials;
 use crate::{
-    AuthState, audit, password,
+    AuthState, audit,
+    hashers::HashersError,
+    password,
     storage::{sessions, users},
 };
 
@@ -42,7 +44,7 @@ pub struct SignedIn {
     responses(
         (status = 200, description = "Signed in; sets the refresh cookie", body = SignedIn),
         (status = 401, description = "`invalid_credentials`, whatever was wrong", body = ApiError),
-        (status = 429, description = "Too many failed sign-ins; see Retry-After", body = ApiError),
+        (status = 429, description = "Too many failed sign-ins, or too many sign-ins at once; see Retry-After", body = ApiError),
     ))]
 #[tracing::instrument(skip_all, fields(ip))]
 pub async fn post(
@@ -60,8 +62,14 @@ pub async fn post(
     }
     let found = users::find_for_login(&state.db, &username).await.map_err(|e| ApiError::storage(&e))?;
     let hash = found.as_ref().map_or_else(|| state.dummy_hash.clone(), |(_, hash)| hash.clone());
-    let matches =
-        state.hashers.run(move || password::verify(&password, &hash)).await.map_err(|e| ApiError::internal(&e))?;
+    let matches = match state.hashers.run(move || password::verify(&password, &hash)).await {
+        Ok(matches) => matches,
+        Err(HashersError::Busy) => {
+            tracing::warn!(?ip, "login shed: the password hashing queue is full");
+            return Err(ApiError::too_many_requests("Too many sign-ins at once; try again in a moment", 1));
+        }
+        Err(e) => return Err(ApiError::internal(&e)),
+    };
     let user = match found {
         Some((user, _)) if matches && !user.disabled => user,
         _ => {
