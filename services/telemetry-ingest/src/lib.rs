@@ -156,7 +156,7 @@ pub async fn start_mqtt(settings: &MqttSettings, ingest: Ingest, stop: Cancellat
             client_id: settings.client_id.clone(),
             username: service.0.clone(),
             filter: filter.clone(),
-            window: 2 * settings.batch,
+            window: 4 * settings.batch,
         };
         let broker = EmbeddedBroker::start(listen, HashMap::from([service.clone(), gateways.clone()]), durable).await?;
         let addr = broker.addr();

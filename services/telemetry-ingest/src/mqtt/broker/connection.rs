@@ -28,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{
     MAX_PACKET_BYTES,
-    router::{Attach, Router, lower},
+    router::{Attach, QUEUE_LIMIT, Router, lower},
     session::{Acker, Message, Outbound, Session},
 };
 
@@ -107,7 +107,6 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
     let mut link = Link {
         shared: shared.clone(),
         client_id,
-        durable,
         session,
         tx,
         held: Arc::new(AtomicUsize::new(0)),
@@ -139,7 +138,6 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
 struct Link {
     shared: Arc<Shared>,
     client_id: String,
-    durable: bool,
     session: Session,
     /// Reaches this connection's task: acknowledgements and deliveries.
     tx: mpsc::UnboundedSender<Outbound>,
@@ -248,7 +246,7 @@ impl Link {
     }
 
     fn deliver(&mut self, message: Message) {
-        if !self.session.push(message, Router::queue_limit(self.durable)) {
+        if !self.session.push(message, QUEUE_LIMIT) {
             tracing::debug!(client = self.client_id, "MQTT client too slow, message dropped");
         }
     }

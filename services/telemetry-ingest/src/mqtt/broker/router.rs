@@ -15,11 +15,10 @@ use tokio::sync::{
 
 use super::session::{Acker, Message, Outbound, Session};
 
-/// Messages without a waiting publisher that a session disconnected (or
-/// slow) keeps; past it, new ones are dropped.
-const QUEUE_LIMIT: usize = 1_000;
-/// The same for the durable session: it gets every gateway's status.
-const DURABLE_QUEUE_LIMIT: usize = 100_000;
+/// Messages without a waiting publisher that a session keeps queued, while
+/// disconnected or slower than its publishers; past it, new ones are
+/// dropped. Ingest's session gets every gateway's status and will.
+pub const QUEUE_LIMIT: usize = 100_000;
 
 /// The session whose acknowledgement a publisher waits for: ingest's. Its
 /// subscription exists from the start, so nothing sent before ingest first
@@ -140,10 +139,9 @@ impl Router {
             return;
         }
         client.live = None;
-        let limit = Self::queue_limit(client.durable);
         while let Ok(outbound) = rx.try_recv() {
             if let Outbound::Deliver(message) = outbound {
-                session.push(message, limit);
+                session.push(message, QUEUE_LIMIT);
             }
         }
         if client.clean {
@@ -233,17 +231,12 @@ impl Router {
                     let _ = tx.send(Outbound::Deliver(message));
                 }
                 None => {
-                    if !client.stored.push(message, Self::queue_limit(client.durable)) {
+                    if !client.stored.push(message, QUEUE_LIMIT) {
                         tracing::debug!(client = client_id, "MQTT session full, message dropped");
                     }
                 }
             }
         }
-    }
-
-    /// How many messages without a waiting publisher a session keeps.
-    pub fn queue_limit(durable: bool) -> usize {
-        if durable { DURABLE_QUEUE_LIMIT } else { QUEUE_LIMIT }
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
