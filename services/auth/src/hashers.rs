@@ -23,6 +23,10 @@ use std::{
 
 type Job = Box<dyn FnOnce() + Send>;
 
+/// The hashing threads' nice value: serving requests wins the CPU from
+/// them, so a storm of sign-ins slows the other endpoints less.
+const NICE: i32 = 10;
+
 /// Hashes waiting or running per thread before new ones are refused: an
 /// argon2 verification takes tens of milliseconds, so about a second of work.
 const QUEUED_PER_THREAD: usize = 20;
@@ -52,6 +56,7 @@ impl Hashers {
         for n in 0..threads.max(1) {
             let queue = queue.clone();
             let spawned = thread::Builder::new().name(format!("wm-argon2-{n}")).spawn(move || {
+                yield_to_requests();
                 loop {
                     let job = queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recv();
                     let Ok(job) = job else { return };
@@ -86,6 +91,15 @@ impl Hashers {
     }
 }
 
+/// Lowers the calling thread's priority to [`NICE`] (on Linux, the nice
+/// value of a thread id is the thread's own).
+fn yield_to_requests() {
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), NICE) {
+        tracing::warn!(error = %e, "cannot lower the password hashing thread's priority");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +111,11 @@ mod tests {
             let (name, doubled) =
                 hashers.run(move || (thread::current().name().unwrap_or_default().to_owned(), n * 2)).await.unwrap();
             assert!(name.starts_with("wm-argon2-"), "{name}");
+            #[cfg(target_os = "linux")]
+            {
+                let nice = hashers.run(|| rustix::process::getpriority_process(Some(rustix::thread::gettid())));
+                assert_eq!(nice.await.unwrap().unwrap(), NICE, "the hashing threads yield to requests");
+            }
             assert_eq!(doubled, n * 2, "each call gets its own work's result");
         }
     }
