@@ -65,8 +65,8 @@ for minute in $(seq 1 "$minutes"); do
   sleep 60
   kill -0 "$server" 2>/dev/null || { echo "wmeter serve died; its log:" >&2; tail -30 "$dir/serve.log" >&2; exit 1; }
   rss=$(rss_mib)
-  fds=$(find "/proc/$server/fd" -mindepth 1 -maxdepth 1 | wc -l)
-  db=$(find "/proc/$server/fd" -mindepth 1 -maxdepth 1 -lname "$dir/wm.db*" | wc -l)
+  fds=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 2>/dev/null || true; } | wc -l)
+  db=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 -lname "$dir/wm.db*" 2>/dev/null || true; } | wc -l)
   row="| $minute | $rss | $fds | $db | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
   rows+=("$row")
   echo "$row"

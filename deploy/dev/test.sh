@@ -10,7 +10,7 @@ what=${1:-all}
 step() { printf '\n==> %s\n' "$*"; }
 
 # The fault scenarios, by test name (also part of the Rust tests of `all`).
-FAULTS='test(faults::) | test(replaying_every_projection) | test(a_killed_ingest_replica) | test(registry_outage) | test(offline_gateway) | test(cannot_be_audited)'
+FAULTS='test(faults::) | test(a_killed_server) | test(replaying_every_projection) | test(a_killed_ingest_replica) | test(registry_outage) | test(offline_gateway) | test(cannot_be_audited)'
 
 
 servers_dir=$(mktemp -d /tmp/wmeter-test.XXXXXX)

@@ -76,7 +76,7 @@ impl Link {
         let connection = Arc::new(AtomicU64::new(0));
         let (tx, rx) = mpsc::unbounded_channel();
         let link = Self { client: client.clone(), connection: connection.clone() };
-        tokio::spawn(drive(eventloop, client, Some(filter), connection, tx, stop));
+        tokio::spawn(drive(eventloop, client, filter, connection, tx, stop));
         (link, rx)
     }
 
@@ -98,7 +98,7 @@ impl Link {
 async fn drive(
     mut eventloop: EventLoop,
     client: AsyncClient,
-    filter: Option<String>,
+    filter: String,
     connection: Arc<AtomicU64>,
     tx: mpsc::UnboundedSender<Delivery>,
     stop: CancellationToken,
@@ -117,9 +117,7 @@ async fn drive(
                 backoff = Duration::from_millis(100);
                 let current = connection.fetch_add(1, Ordering::AcqRel) + 1;
                 tracing::info!(connection = current, "connected to the MQTT broker");
-                if let Some(filter) = &filter
-                    && let Err(e) = client.try_subscribe(filter.clone(), QoS::AtLeastOnce)
-                {
+                if let Err(e) = client.try_subscribe(filter.clone(), QoS::AtLeastOnce) {
                     tracing::warn!(error = %e, "cannot subscribe");
                 }
             }

@@ -42,6 +42,8 @@ const CLIENT_WINDOW: usize = 100;
 /// A client's QoS 1 publishes still waiting for ingest: past this, the
 /// connection is not read until some are acknowledged.
 const HELD_LIMIT: usize = 1_000;
+/// Spare room kept in the input buffer for each read.
+const READ_CHUNK: usize = 16 * 1024;
 /// Bytes waiting to be written past which the connection is not read.
 const OUTPUT_LIMIT: usize = 4 * 1024 * 1024;
 
@@ -122,7 +124,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
     let end = link.run(&mut reader, &mut writer, &mut input, &mut rx, keep_alive).await;
     if let End::Lost(reason) = &end {
         tracing::debug!(%peer, client = link.client_id, reason, "MQTT client lost");
-        if let Some(will) = &connect.last_will {
+        if let Some(will) = connect.last_will.as_ref().filter(|w| !w.topic.is_empty() && valid_topic(&w.topic)) {
             let mut publish =
                 Publish::from_bytes(will.topic.clone(), lower(will.qos, QoS::AtLeastOnce), will.message.clone());
             publish.retain = will.retain;
@@ -167,6 +169,9 @@ impl Link {
                 self.write(Packet::Publish(publish));
             }
             let readable = self.held.load(Ordering::Acquire) < HELD_LIMIT && self.output.len() < OUTPUT_LIMIT;
+            // Reads fill the spare capacity; without this, a buffer split
+            // by many packets would be read 64 bytes at a time.
+            input.reserve(READ_CHUNK);
             let silent_until = last_heard + keep_alive;
             tokio::select! {
                 () = self.shared.stop.cancelled() => return End::Stopped,
