@@ -1,6 +1,6 @@
 //! Auth service: sign-in, refresh-token rotation, users and roles.
 //!
-//! Owns /api/auth/*: sign-in, refresh, logout and users (issue 3): the
+//! Owns /api/auth/*: sign-in, refresh, logout and users: the
 //! users table and `wmeter user` commands, argon2id passwords, login with
 //! throttling, refresh-token families with rotation and reuse detection,
 //! and logout. It also keeps the audit trail of every service

@@ -1,7 +1,7 @@
 //! Device-registry service: gateways and water meters.
 //!
 //! Owns `/api/proxy/gateways*`, `/api/proxy/wmeters*`, counts, search and
-//! fieldcheck (issue 4). Operators' commands are decided by the aggregates
+//! fieldcheck. Operators' commands are decided by the aggregates
 //! in [`domain`], saved with their events staged in the outbox in one
 //! transaction ([`commands`]); the relay publishes them on
 //! `wmeter.registry.v1`. Device state (last seen, totals, critical, down)

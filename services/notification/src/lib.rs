@@ -1,6 +1,6 @@
 //! Notification service: per-user notifications and the live SSE stream.
 //!
-//! Owns `/api/notifications*` (issue 6). Alerts and shutdown requests
+//! Owns `/api/notifications*`. Alerts and shutdown requests
 //! become a notification for every active admin and operator ([`rules`],
 //! [`projections`]); gateways going lost and coming back too ([`lost`]).
 //! Each notification is stored per user and published on

@@ -1,4 +1,4 @@
-//! The JWT negative suite (issue 3) and the extractor over HTTP.
+//! The JWT negative suite and the extractor over HTTP.
 
 use actix_web::{App, HttpResponse, http::StatusCode, test as actix_test, web};
 use base64::Engine;
