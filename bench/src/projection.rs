@@ -16,8 +16,8 @@ use wm_storage::{DatabaseSettings, Db, with_tx};
 use wm_telemetry_ingest::{
     ingest::events::{Resolved, events},
     projections::TelemetryProjection,
-    uplink::{Body, MeterRef, Unit, Uplink},
 };
+use wm_uplink::{Body, MeterRef, Unit, Uplink};
 
 use crate::report;
 

@@ -9,7 +9,7 @@ use std::net::IpAddr;
 
 use chrono::{DateTime, Utc};
 use wm_proto::{Envelope, Payload, v1::AuditRecorded};
-use wm_storage::{Db, Tx};
+use wm_storage::{Db, StorageError, Tx};
 
 use crate::outbox::{self, Relay};
 
@@ -84,7 +84,7 @@ impl Attempt {
 }
 
 /// Stages `record` in `tx` for `source`'s relay, keyed by its target.
-pub async fn stage(tx: &mut Tx, source: &str, record: &Envelope) -> Result<(), sqlx::Error> {
+pub async fn stage(tx: &mut Tx, source: &str, record: &Envelope) -> Result<(), StorageError> {
     outbox::stage(tx, source, None, std::slice::from_ref(record)).await
 }
 

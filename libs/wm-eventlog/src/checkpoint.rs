@@ -7,8 +7,9 @@
 use std::collections::BTreeMap;
 
 use wm_storage::{
-    Migration, Migrations, Tx,
+    Migrations, StorageError, Tx,
     bulk::{self, Rows},
+    execute,
     query::Bind,
     with_tx,
 };
@@ -16,26 +17,15 @@ use wm_storage::{
 use crate::{Record, TopicPartition, record::next_offsets};
 
 /// The checkpoint table, applied by each service that projects with it.
-pub const MIGRATIONS: Migrations = Migrations {
-    component: "checkpoints",
-    sqlite: &[Migration {
-        version: 1,
-        name: "checkpoints",
-        sql: include_str!("../migrations/checkpoints/sqlite/0001_checkpoints.sql"),
-    }],
-    postgres: &[Migration {
-        version: 1,
-        name: "checkpoints",
-        sql: include_str!("../migrations/checkpoints/postgres/0001_checkpoints.sql"),
-    }],
-};
+pub const MIGRATIONS: Migrations =
+    wm_storage::migrations!("checkpoints" in "migrations/checkpoints", 1 => "checkpoints");
 
 /// The records of `records` that `projection` has not applied yet, in order.
 pub async fn unapplied<'r>(
     tx: &mut Tx,
     projection: &str,
     records: &'r [Record],
-) -> Result<Vec<&'r Record>, sqlx::Error> {
+) -> Result<Vec<&'r Record>, StorageError> {
     let sql = "SELECT topic, partition_id, next_offset FROM projection_checkpoints WHERE projection = $1";
     let rows: Vec<(String, i32, i64)> =
         with_tx!(tx, conn => sqlx::query_as(sql).bind(projection).fetch_all(&mut **conn).await)?;
@@ -46,7 +36,7 @@ pub async fn unapplied<'r>(
 
 /// Records that `projection` has applied `records`, in the transaction that
 /// applied them. Checkpoints only move forward.
-pub async fn advance(tx: &mut Tx, projection: &str, records: &[Record]) -> Result<(), sqlx::Error> {
+pub async fn advance(tx: &mut Tx, projection: &str, records: &[Record]) -> Result<(), StorageError> {
     let mut rows = Rows::new(4);
     for (tp, next) in next_offsets(records) {
         rows.push([projection.into(), tp.topic.into(), Bind::Int(tp.partition.into()), Bind::Int(next)]);
@@ -60,8 +50,7 @@ pub async fn advance(tx: &mut Tx, projection: &str, records: &[Record]) -> Resul
 }
 
 /// Forgets what `projection` applied, before a rebuild.
-pub async fn clear(tx: &mut Tx, projection: &str) -> Result<(), sqlx::Error> {
-    let sql = "DELETE FROM projection_checkpoints WHERE projection = $1";
-    with_tx!(tx, conn => sqlx::query(sql).bind(projection).execute(&mut **conn).await.map(|r| r.rows_affected()))?;
+pub async fn clear(tx: &mut Tx, projection: &str) -> Result<(), StorageError> {
+    execute!(tx, "DELETE FROM projection_checkpoints WHERE projection = $1", projection)?;
     Ok(())
 }

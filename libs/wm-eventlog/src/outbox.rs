@@ -15,24 +15,12 @@ use chrono::Utc;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use wm_proto::Envelope;
-use wm_storage::{Db, Migration, Migrations, Tx, bulk, query::Bind, with_pool};
+use wm_storage::{Db, Migrations, StorageError, Tx, bulk, query::Bind, with_pool};
 
 use crate::{EventLog, EventLogError, envelopes};
 
 /// The outbox table, applied by each service that stages events.
-pub const MIGRATIONS: Migrations = Migrations {
-    component: "outbox",
-    sqlite: &[Migration {
-        version: 1,
-        name: "outbox",
-        sql: include_str!("../migrations/outbox/sqlite/0001_outbox.sql"),
-    }],
-    postgres: &[Migration {
-        version: 1,
-        name: "outbox",
-        sql: include_str!("../migrations/outbox/postgres/0001_outbox.sql"),
-    }],
-};
+pub const MIGRATIONS: Migrations = wm_storage::migrations!("outbox" in "migrations/outbox", 1 => "outbox");
 
 /// Rows published per round.
 const BATCH: i64 = 500;
@@ -43,7 +31,7 @@ const IDLE_POLL: Duration = Duration::from_secs(1);
 #[derive(Debug, thiserror::Error)]
 pub enum OutboxError {
     #[error("outbox storage failed")]
-    Database(#[from] sqlx::Error),
+    Storage(#[from] StorageError),
     #[error("a staged event is corrupt")]
     Corrupt(#[from] wm_proto::DecodeError),
     #[error(transparent)]
@@ -53,7 +41,7 @@ pub enum OutboxError {
 /// Stages `envelopes` for `source`'s relay, in `tx`. Each is published on
 /// its payload's topic, with the record key `key`, or its own `device_id`
 /// (the partition key of DESIGN §4) when `key` is `None`.
-pub async fn stage(tx: &mut Tx, source: &str, key: Option<&str>, envelopes: &[Envelope]) -> Result<(), sqlx::Error> {
+pub async fn stage(tx: &mut Tx, source: &str, key: Option<&str>, envelopes: &[Envelope]) -> Result<(), StorageError> {
     let now = Utc::now().timestamp_millis();
     let traceparent = crate::trace::current_traceparent();
     let mut rows = bulk::Rows::new(4);
@@ -127,16 +115,17 @@ impl Relay {
             // would lock the log out.
             Db::Sqlite(_) => self.publish_staged().await,
             Db::Postgres(pool) => {
-                let mut tx = pool.begin().await?;
+                let mut tx = pool.begin().await.map_err(StorageError::from)?;
                 let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_xact_lock($1)")
                     .bind(lock_key(self.source))
                     .fetch_one(&mut *tx)
-                    .await?;
+                    .await
+                    .map_err(StorageError::from)?;
                 if !locked {
                     return Ok(0);
                 }
                 let published = self.publish_staged().await?;
-                tx.commit().await?;
+                tx.commit().await.map_err(StorageError::from)?;
                 Ok(published)
             }
         }
@@ -145,7 +134,8 @@ impl Relay {
     async fn publish_staged(&self) -> Result<usize, OutboxError> {
         let sql = "SELECT seq, record_key, envelope FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2";
         let rows: Vec<(i64, String, Vec<u8>)> =
-            with_pool!(&self.db, pool => sqlx::query_as(sql).bind(self.source).bind(BATCH).fetch_all(pool).await)?;
+            with_pool!(&self.db, pool => sqlx::query_as(sql).bind(self.source).bind(BATCH).fetch_all(pool).await)
+                .map_err(StorageError::from)?;
         if rows.is_empty() {
             return Ok(0);
         }

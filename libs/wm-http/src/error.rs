@@ -7,6 +7,7 @@ use actix_web::{
     web,
 };
 use serde::Serialize;
+use wm_storage::StorageError;
 
 /// The JSON error every API answers with: a stable machine `code`, a human
 /// `message`, and per-field messages for validation errors.
@@ -80,26 +81,25 @@ impl ApiError {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
     }
 
-    /// A storage failure: 503 when the database cannot be reached (an
-    /// `sqlx::Error` anywhere in the cause chain says so), 500 otherwise.
-    pub fn storage(e: &(dyn std::error::Error + 'static)) -> Self {
-        let mut source = Some(e);
-        while let Some(err) = source {
-            if let Some(sqlx) = err.downcast_ref::<sqlx::Error>()
-                && wm_storage::is_unavailable(sqlx)
-            {
-                return Self::unavailable("The database is unavailable; try again shortly");
-            }
-            source = err.source();
-        }
-        Self::internal(e)
-    }
-
     /// An unexpected failure: the cause is logged here, once, and the client
     /// sees a generic message.
     pub fn internal(cause: &(dyn std::error::Error + 'static)) -> Self {
         tracing::error!(error = %chain(cause), "request failed");
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "An unexpected error occurred")
+    }
+}
+
+/// The one mapping of storage failures to answers, whichever service met
+/// them: an identifier another row holds is 409 `already_in_use`; a
+/// database that cannot be reached is 503; anything else is a 500 whose
+/// cause is logged here, once.
+impl From<StorageError> for ApiError {
+    fn from(e: StorageError) -> Self {
+        match e {
+            StorageError::Taken { field, .. } => Self::conflict("already_in_use", format!("{field} is already in use")),
+            e if e.is_unavailable() => Self::unavailable("The database is unavailable; try again shortly"),
+            e => Self::internal(&e),
+        }
     }
 }
 

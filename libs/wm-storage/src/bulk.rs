@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::{Tx, bind_each, query::Bind, query::Row, with_tx};
+use crate::{StorageError, Tx, bind_each, query::Bind, query::Row, with_tx};
 
 /// Most values bound in one statement: under SQLite's 32,766 and
 /// PostgreSQL's 65,535.
@@ -82,7 +82,7 @@ fn push_placeholder(sql: &mut String, n: usize, anonymous: bool) {
 /// Runs `head VALUES (…), (…) tail` over `rows` (an `INSERT`, or an
 /// `UPDATE … FROM (VALUES …) AS v …` whose values are `v.column1…`).
 /// `head` and `tail` hold no placeholders. Returns the rows changed.
-pub async fn execute(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<u64, sqlx::Error> {
+pub async fn execute(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<u64, StorageError> {
     let mut changed = 0;
     for (sql, binds) in rows.statements(head, tail, anonymous(tx)) {
         changed += with_tx!(tx, conn => bind_each!(sqlx::query(sqlx::AssertSqlSafe(sql)), binds)
@@ -95,7 +95,7 @@ pub async fn execute(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<
 
 /// Like [`execute`], returning what the statements select (`RETURNING …`,
 /// or a `SELECT … FROM (VALUES …)`).
-pub async fn fetch<T: Row>(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<Vec<T>, sqlx::Error> {
+pub async fn fetch<T: Row>(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<Vec<T>, StorageError> {
     let mut out = Vec::new();
     for (sql, binds) in rows.statements(head, tail, anonymous(tx)) {
         out.extend(with_tx!(tx, conn => bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), binds)
@@ -112,7 +112,7 @@ pub async fn fetch_in<T: Row>(
     select: &str,
     column: &str,
     values: Vec<Bind>,
-) -> Result<Vec<T>, sqlx::Error> {
+) -> Result<Vec<T>, StorageError> {
     let mut out = Vec::new();
     let anonymous = anonymous(tx);
     for chunk in values.chunks(MAX_BINDS) {
@@ -134,7 +134,7 @@ pub async fn fetch_in<T: Row>(
 /// Loads `rows` into `table`'s `columns`: `COPY … FROM STDIN` on
 /// PostgreSQL, multi-row `INSERT`s on SQLite. For loading, not for rows that
 /// may already be there: `COPY` has no `ON CONFLICT`.
-pub async fn copy(tx: &mut Tx, table: &str, columns: &[&str], rows: Rows) -> Result<u64, sqlx::Error> {
+pub async fn copy(tx: &mut Tx, table: &str, columns: &[&str], rows: Rows) -> Result<u64, StorageError> {
     match tx {
         Tx::Sqlite(..) => {
             let head = format!("INSERT INTO {table} ({})", columns.join(", "));
@@ -157,7 +157,7 @@ pub async fn copy(tx: &mut Tx, table: &str, columns: &[&str], rows: Rows) -> Res
                 text.push('\n');
             }
             copy.send(text.into_bytes()).await?;
-            copy.finish().await
+            Ok(copy.finish().await?)
         }
     }
 }

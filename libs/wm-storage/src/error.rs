@@ -1,6 +1,7 @@
 use thiserror::Error;
 
-/// Everything that can go wrong below a service's own storage module.
+/// Everything that can go wrong in storage: every storage function of every
+/// service returns it, and each service maps it to HTTP in its own error.
 #[derive(Debug, Error)]
 pub enum StorageError {
     /// The configured URL cannot be used. `key` names the config key.
@@ -29,6 +30,14 @@ pub enum StorageError {
     UnknownVersion { component: &'static str, version: u32 },
     #[error("database query failed")]
     Query(#[from] sqlx::Error),
+    /// A unique key refused `value` for `field` (the API name of the
+    /// field): another row holds it.
+    #[error("{field} {value} is already in use")]
+    Taken { field: &'static str, value: String },
+    /// A stored value that does not parse back: a corrupt or foreign row,
+    /// refused rather than trusted.
+    #[error("the stored {field} is invalid: {value:?}")]
+    Corrupt { field: &'static str, value: String },
 }
 
 impl StorageError {

@@ -22,3 +22,7 @@ pub use error::{StorageError, is_unavailable};
 pub use migrate::{Migration, Migrations};
 pub use settings::{DatabaseSettings, redact};
 pub use tx::{Tx, sqlite_writer};
+
+/// For this crate's macros; callers use their own `sqlx`.
+#[doc(hidden)]
+pub use sqlx as __sqlx;

@@ -19,12 +19,50 @@ pub struct Migration {
 }
 
 /// The migrations of one component, one list per backend. Versions start at
-/// 1 and increase by one.
+/// 1 and increase by one. Declare them with [`migrations!`](crate::migrations).
 #[derive(Debug)]
 pub struct Migrations {
     pub component: &'static str,
     pub sqlite: &'static [Migration],
     pub postgres: &'static [Migration],
+}
+
+/// Declares a component's [`Migrations`] once for both backends: each
+/// `version => "name"` is read from `migrations/sqlite/NNNN_name.sql` and
+/// `migrations/postgres/NNNN_name.sql` under the crate's folder (or under
+/// `in "folder"`).
+///
+/// ```ignore
+/// pub const MIGRATIONS: Migrations = wm_storage::migrations!("auth", 1 => "users", 2 => "refresh_tokens");
+/// ```
+#[macro_export]
+macro_rules! migrations {
+    ($component:literal, $($version:tt => $name:literal),+ $(,)?) => {
+        $crate::migrations!($component in "migrations", $($version => $name),+)
+    };
+    ($component:literal in $folder:literal, $($version:tt => $name:literal),+ $(,)?) => {
+        $crate::Migrations {
+            component: $component,
+            sqlite: &[$($crate::migrations!(@one $folder, sqlite, $version, $name)),+],
+            postgres: &[$($crate::migrations!(@one $folder, postgres, $version, $name)),+],
+        }
+    };
+    (@one $folder:literal, $backend:ident, $version:tt, $name:literal) => {
+        $crate::Migration {
+            version: $version,
+            name: $name,
+            sql: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"), "/", $folder, "/", stringify!($backend), "/",
+                $crate::migrations!(@padded $version), "_", $name, ".sql"
+            )),
+        }
+    };
+    (@padded $version:tt) => { $crate::migrations!(@zeros $version) };
+    (@zeros 1) => { "0001" }; (@zeros 2) => { "0002" }; (@zeros 3) => { "0003" }; (@zeros 4) => { "0004" };
+    (@zeros 5) => { "0005" }; (@zeros 6) => { "0006" }; (@zeros 7) => { "0007" }; (@zeros 8) => { "0008" };
+    (@zeros 9) => { "0009" }; (@zeros 10) => { "0010" }; (@zeros 11) => { "0011" }; (@zeros 12) => { "0012" };
+    (@zeros 13) => { "0013" }; (@zeros 14) => { "0014" }; (@zeros 15) => { "0015" }; (@zeros 16) => { "0016" };
+    (@zeros 17) => { "0017" }; (@zeros 18) => { "0018" }; (@zeros 19) => { "0019" };
 }
 
 const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS wm_schema_migrations (

@@ -4,7 +4,7 @@
 
 use sqlx::{FromRow, postgres::PgRow, sqlite::SqliteRow};
 
-use crate::{Db, with_pool};
+use crate::{Db, StorageError, with_pool};
 
 /// A value bound to the next placeholder. A NULL carries its column's type,
 /// which PostgreSQL needs to know.
@@ -154,13 +154,24 @@ impl Conditions {
 }
 
 /// The rows of `sql`, binding `binds` to `$1…` in order.
-pub async fn fetch_all<T: Row>(db: &Db, sql: String, binds: Vec<Bind>) -> Result<Vec<T>, sqlx::Error> {
-    with_pool!(db, pool => crate::bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), binds).fetch_all(pool).await)
+pub async fn fetch_all<T: Row>(db: &Db, sql: String, binds: Vec<Bind>) -> Result<Vec<T>, StorageError> {
+    Ok(
+        with_pool!(db, pool => crate::bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), binds).fetch_all(pool).await)?,
+    )
+}
+
+/// The first row of `sql`, if any, binding `binds` to `$1…` in order.
+pub async fn fetch_optional<T: Row>(db: &Db, sql: String, binds: Vec<Bind>) -> Result<Option<T>, StorageError> {
+    Ok(
+        with_pool!(db, pool => crate::bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), binds).fetch_optional(pool).await)?,
+    )
 }
 
 /// The single number `sql` selects.
-pub async fn fetch_count(db: &Db, sql: String, binds: Vec<Bind>) -> Result<i64, sqlx::Error> {
-    with_pool!(db, pool => crate::bind_each!(sqlx::query_scalar(sqlx::AssertSqlSafe(sql)), binds).fetch_one(pool).await)
+pub async fn fetch_count(db: &Db, sql: String, binds: Vec<Bind>) -> Result<i64, StorageError> {
+    Ok(
+        with_pool!(db, pool => crate::bind_each!(sqlx::query_scalar(sqlx::AssertSqlSafe(sql)), binds).fetch_one(pool).await)?,
+    )
 }
 
 #[cfg(test)]

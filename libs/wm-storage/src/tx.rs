@@ -9,7 +9,7 @@ use std::{
 use sqlx::{Postgres, Sqlite, SqlitePool, Transaction};
 use tokio::sync::OwnedMutexGuard;
 
-use crate::Db;
+use crate::{Db, StorageError};
 
 /// An open transaction on one of the two databases. Dropped without
 /// [`commit`](Tx::commit), it rolls back. A SQLite one holds its database's
@@ -48,23 +48,40 @@ macro_rules! with_tx {
     };
 }
 
+/// Runs one statement in the transaction `$tx`, binding each `$bind` in
+/// order, and returns the rows it changed, or the [`StorageError`].
+///
+/// ```ignore
+/// execute!(tx, "UPDATE gateways SET session_online = $1 WHERE id = $2", online, id)?;
+/// ```
+#[macro_export]
+macro_rules! execute {
+    ($tx:expr, $sql:expr $(, $bind:expr)* $(,)?) => {
+        $crate::with_tx!($tx, conn => $crate::__sqlx::query($sql)$(.bind($bind))*
+            .execute(&mut **conn)
+            .await
+            .map(|r| r.rows_affected())
+            .map_err($crate::StorageError::from))
+    };
+}
+
 impl Db {
     /// Begins a transaction that will write. On SQLite it takes the write
     /// lock at once (`BEGIN IMMEDIATE`), so it never fails half-way on a
     /// busy database; on PostgreSQL it is an ordinary `BEGIN`.
-    pub async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
+    pub async fn begin_write(&self) -> Result<Tx, StorageError> {
         match self {
             Db::Sqlite(pool) => {
                 let writer = sqlite_writer(pool).lock_owned().await;
                 Ok(Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?, writer))
             }
-            Db::Postgres(pool) => pool.begin().await.map(Tx::Postgres),
+            Db::Postgres(pool) => Ok(pool.begin().await.map(Tx::Postgres)?),
         }
     }
 }
 
 impl Tx {
-    pub async fn commit(self) -> Result<(), sqlx::Error> {
-        with_tx!(self, tx => tx.commit().await)
+    pub async fn commit(self) -> Result<(), StorageError> {
+        Ok(with_tx!(self, tx => tx.commit().await)?)
     }
 }

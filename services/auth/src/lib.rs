@@ -11,9 +11,10 @@
 //! share the `/api/proxy` prefix and an actix scope would swallow the
 //! other services' paths.
 
-pub mod accounts;
+pub mod actions;
 pub mod audit;
 mod cookie;
+mod error;
 mod hashers;
 mod limiter;
 pub mod password;
@@ -22,6 +23,7 @@ mod routes;
 mod settings;
 mod state;
 pub mod storage;
+pub mod users;
 
 use std::sync::Arc;
 
@@ -29,36 +31,18 @@ use actix_web::web;
 use wm_eventlog::projection::Projection;
 use wm_storage::Db;
 
+pub use error::AuthError;
 pub use routes::refresh::CSRF_HEADER;
 pub use settings::SessionSettings;
 pub use state::AuthState;
-use wm_storage::{Migration, Migrations};
+use wm_storage::Migrations;
 
 /// The service's name, as given to `wmeter run`.
 pub const NAME: &str = "auth";
 
 /// The auth service's tables.
-pub const MIGRATIONS: Migrations = Migrations {
-    component: "auth",
-    sqlite: &[
-        Migration { version: 1, name: "users", sql: include_str!("../migrations/sqlite/0001_users.sql") },
-        Migration {
-            version: 2,
-            name: "refresh_tokens",
-            sql: include_str!("../migrations/sqlite/0002_refresh_tokens.sql"),
-        },
-        Migration { version: 3, name: "audit_log", sql: include_str!("../migrations/sqlite/0003_audit_log.sql") },
-    ],
-    postgres: &[
-        Migration { version: 1, name: "users", sql: include_str!("../migrations/postgres/0001_users.sql") },
-        Migration {
-            version: 2,
-            name: "refresh_tokens",
-            sql: include_str!("../migrations/postgres/0002_refresh_tokens.sql"),
-        },
-        Migration { version: 3, name: "audit_log", sql: include_str!("../migrations/postgres/0003_audit_log.sql") },
-    ],
-};
+pub const MIGRATIONS: Migrations =
+    wm_storage::migrations!("auth", 1 => "users", 2 => "refresh_tokens", 3 => "audit_log");
 
 /// The service's projections: the audit trail.
 pub fn projections(db: &Db) -> Vec<Arc<dyn Projection>> {

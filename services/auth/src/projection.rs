@@ -8,7 +8,7 @@ use wm_eventlog::{
     projection::{ApplyError, Effects, Projection},
 };
 use wm_proto::{Envelope, topics};
-use wm_storage::{Db, with_tx};
+use wm_storage::Db;
 
 use crate::storage::audit;
 
@@ -37,7 +37,7 @@ impl Projection for AuditProjection {
 
     async fn reset(&self) -> Result<(), ApplyError> {
         let mut tx = self.db.begin_write().await?;
-        with_tx!(&mut tx, conn => sqlx::query("DELETE FROM audit_log").execute(&mut **conn).await.map(|r| r.rows_affected()))?;
+        audit::reset(&mut tx).await?;
         tx.commit().await?;
         Ok(())
     }

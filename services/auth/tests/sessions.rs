@@ -8,10 +8,8 @@ use chrono::{DateTime, Utc};
 use wm_auth::{
     MIGRATIONS,
     audit::{Audit, CLI_ACTOR},
-    storage::{
-        sessions::{self, Family, Rejection, SessionPolicy},
-        users,
-    },
+    storage::sessions::{self, Family, Rejection, SessionPolicy},
+    users,
 };
 use wm_eventlog::{
     EventLog,
@@ -136,7 +134,7 @@ async fn disabling_an_account_revokes_its_sessions_and_is_recorded() {
     let audit = Audit::open(log.clone()).await.unwrap();
     for (db, user) in databases().await {
         let session = sessions::start(&db, &user, POLICY, Utc::now()).await.unwrap();
-        let (disabled, revoked) = wm_auth::accounts::disable(&db, &audit, CLI_ACTOR, "ANN").await.unwrap();
+        let (disabled, revoked) = wm_auth::actions::disable(&db, &audit, CLI_ACTOR, "ANN").await.unwrap();
         assert!(disabled.disabled);
         assert_eq!(revoked, 1);
         let refresh = sessions::rotate(&db, &session.token, POLICY, Utc::now()).await.unwrap();

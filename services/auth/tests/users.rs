@@ -2,11 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
-use wm_auth::{
-    MIGRATIONS,
-    password::PasswordError,
-    storage::users::{self, UserError},
-};
+use wm_auth::{AuthError, MIGRATIONS, password::PasswordError, users};
 use wm_http::auth::Role;
 use wm_test_support::TestDb;
 
@@ -36,7 +32,7 @@ async fn usernames_are_unique_whatever_their_case() {
     for db in databases().await {
         users::create(&db, "operator", "password-1", Role::Operator).await.unwrap();
         let err = users::create(&db, "OPERATOR", "password-2", Role::Viewer).await.unwrap_err();
-        assert!(matches!(err, UserError::Taken(ref name) if name == "OPERATOR"), "{err:?}");
+        assert!(matches!(err, AuthError::UsernameTaken(ref name) if name == "OPERATOR"), "{err:?}");
     }
 }
 
@@ -59,7 +55,7 @@ async fn disabling_marks_the_user_and_unknown_users_are_reported() {
         let disabled = users::disable(&db, "LEAVER").await.unwrap();
         assert!(disabled.disabled);
         assert!(users::list(&db).await.unwrap()[0].disabled);
-        assert!(matches!(users::disable(&db, "ghost").await, Err(UserError::NotFound(_))));
+        assert!(matches!(users::disable(&db, "ghost").await, Err(AuthError::NoSuchUser(_))));
     }
 }
 
@@ -69,11 +65,11 @@ async fn bad_usernames_and_weak_passwords_are_refused() {
         for name in ["", "   ", "tab\there", &"x".repeat(65)] {
             assert!(matches!(
                 users::create(&db, name, "password-x", Role::Viewer).await,
-                Err(UserError::InvalidUsername)
+                Err(AuthError::InvalidUsername)
             ));
         }
         let err = users::create(&db, "shorty", "1234567", Role::Viewer).await.unwrap_err();
-        assert!(matches!(err, UserError::Password(PasswordError::TooShort)), "{err:?}");
+        assert!(matches!(err, AuthError::Password(PasswordError::TooShort)), "{err:?}");
         assert!(users::list(&db).await.unwrap().is_empty());
     }
 }

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use wm_http::ApiError;
+use wm_storage::StorageError;
 
-use crate::{domain::DomainError, storage::StorageError};
+use crate::domain::DomainError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
@@ -38,12 +39,6 @@ impl From<StorageError> for RegistryError {
     }
 }
 
-impl From<sqlx::Error> for RegistryError {
-    fn from(e: sqlx::Error) -> Self {
-        Self::Storage(StorageError::Database(e))
-    }
-}
-
 impl From<DomainError> for RegistryError {
     fn from(e: DomainError) -> Self {
         match e {
@@ -72,16 +67,7 @@ impl From<RegistryError> for ApiError {
                 "device_seen",
                 "This device has already been seen on the network, so it cannot be deleted",
             ),
-            RegistryError::Storage(StorageError::Taken { field, .. }) => {
-                ApiError::conflict("already_in_use", format!("{field} is already in use"))
-            }
-            RegistryError::Storage(storage) => ApiError::storage(&storage),
+            RegistryError::Storage(storage) => storage.into(),
         }
-    }
-}
-
-impl From<StorageError> for ApiError {
-    fn from(e: StorageError) -> Self {
-        RegistryError::from(e).into()
     }
 }

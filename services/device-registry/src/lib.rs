@@ -1,9 +1,9 @@
 //! Device-registry service: gateways and water meters.
 //!
 //! Owns `/api/proxy/gateways*`, `/api/proxy/wmeters*`, counts, search and
-//! fieldcheck. Operators' commands are decided by the aggregates
-//! in [`domain`], saved with their events staged in the outbox in one
-//! transaction ([`commands`]); the relay publishes them on
+//! fieldcheck. Operators' actions ([`actions`]) are decided by the
+//! aggregates in [`domain`], saved with their events staged in the outbox in
+//! one transaction; the relay publishes them on
 //! `wmeter.registry.v1`. Device state (last seen, totals, critical, down)
 //! comes from the telemetry and shutdown events ([`projections`]).
 //!
@@ -13,7 +13,7 @@
 //! services share the `/api/proxy` prefix and an actix scope would swallow
 //! the other services' paths.
 
-pub mod commands;
+pub mod actions;
 pub mod domain;
 mod error;
 pub mod json;
@@ -21,6 +21,7 @@ mod messages;
 pub mod projections;
 mod routes;
 pub mod search;
+pub mod seed;
 mod settings;
 mod state;
 pub mod storage;
@@ -30,7 +31,7 @@ use std::sync::Arc;
 use actix_web::web;
 use wm_domain::Clock;
 use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
-use wm_storage::{Db, Migration, Migrations};
+use wm_storage::{Db, Migrations};
 
 pub use error::RegistryError;
 pub use settings::DeviceSettings;
@@ -41,41 +42,13 @@ pub const NAME: &str = "device-registry";
 
 /// The registry's tables. It also needs the outbox and the checkpoints
 /// ([`wm_eventlog::outbox::MIGRATIONS`], [`wm_eventlog::checkpoint::MIGRATIONS`]).
-pub const MIGRATIONS: Migrations = Migrations {
-    component: "device-registry",
-    sqlite: &[
-        Migration { version: 1, name: "devices", sql: include_str!("../migrations/sqlite/0001_devices.sql") },
-        Migration {
-            version: 2,
-            name: "valve_commands",
-            sql: include_str!("../migrations/sqlite/0002_valve_commands.sql"),
-        },
-        Migration { version: 3, name: "search_index", sql: include_str!("../migrations/sqlite/0003_search_index.sql") },
-        Migration {
-            version: 4,
-            name: "applied_readings",
-            sql: include_str!("../migrations/sqlite/0004_applied_readings.sql"),
-        },
-    ],
-    postgres: &[
-        Migration { version: 1, name: "devices", sql: include_str!("../migrations/postgres/0001_devices.sql") },
-        Migration {
-            version: 2,
-            name: "valve_commands",
-            sql: include_str!("../migrations/postgres/0002_valve_commands.sql"),
-        },
-        Migration {
-            version: 3,
-            name: "search_index",
-            sql: include_str!("../migrations/postgres/0003_search_index.sql"),
-        },
-        Migration {
-            version: 4,
-            name: "applied_readings",
-            sql: include_str!("../migrations/postgres/0004_applied_readings.sql"),
-        },
-    ],
-};
+pub const MIGRATIONS: Migrations = wm_storage::migrations!(
+    "device-registry",
+    1 => "devices",
+    2 => "valve_commands",
+    3 => "search_index",
+    4 => "applied_readings",
+);
 
 /// The service's state and the relay that publishes its events; spawn
 /// [`Relay::run`] beside the server.
@@ -86,16 +59,16 @@ pub fn build(
     settings: DeviceSettings,
 ) -> (web::Data<RegistryState>, Relay) {
     let relay = Relay::new(db.clone(), log, NAME);
-    let commands = commands::Commands { db, relay: relay.clone(), clock };
-    (web::Data::new(RegistryState { commands, settings }), relay)
+    let actions = actions::Actions { db, relay: relay.clone(), clock };
+    (web::Data::new(RegistryState { actions, settings }), relay)
 }
 
 /// The registry's projections, in rebuild order: its own events first,
 /// then the device state that refers to them.
-pub fn projections(db: &Db) -> Vec<Arc<dyn Projection>> {
+pub fn projections(db: &Db, clock: Arc<dyn Clock>) -> Vec<Arc<dyn Projection>> {
     vec![
         Arc::new(projections::devices::DevicesProjection { db: db.clone() }),
-        Arc::new(projections::state::StateProjection { db: db.clone() }),
+        Arc::new(projections::state::StateProjection { db: db.clone(), clock }),
     ]
 }
 

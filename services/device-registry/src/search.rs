@@ -6,10 +6,9 @@
 use std::collections::HashMap;
 
 use wm_domain::GpsCoordinates;
-use wm_storage::Db;
+use wm_storage::{Db, StorageError};
 
 use crate::storage::{
-    StorageError,
     rows::{GatewayRow, MeterRow},
     search::{around, containing, distance_m, normalize},
 };

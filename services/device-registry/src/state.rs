@@ -6,17 +6,17 @@ use wm_eventlog::audit::{self, Attempt};
 use wm_http::{ApiError, auth::Caller};
 use wm_storage::Db;
 
-use crate::{NAME, commands::Commands, settings::DeviceSettings, storage::lists::Filter};
+use crate::{NAME, actions::Actions, settings::DeviceSettings, storage::lists::Filter};
 
 #[derive(Debug)]
 pub struct RegistryState {
-    pub commands: Commands,
+    pub actions: Actions,
     pub settings: DeviceSettings,
 }
 
 impl RegistryState {
     pub fn db(&self) -> &Db {
-        &self.commands.db
+        &self.actions.db
     }
 
     /// `caller`'s attempt at `action`, for the audit trail.
@@ -28,14 +28,14 @@ impl RegistryState {
     /// refusal. A success was recorded with the change itself.
     pub async fn audited<T>(&self, attempt: &Attempt, result: Result<T, ApiError>) -> Result<T, ApiError> {
         if let Err(e) = &result {
-            let (relay, at) = (&self.commands.relay, self.now());
+            let (relay, at) = (&self.actions.relay, self.now());
             audit::record_refusal(self.db(), relay, NAME, attempt, (e.code, &e.detail()), at).await;
         }
         result
     }
 
     pub fn now(&self) -> DateTime<Utc> {
-        self.commands.clock.now()
+        self.actions.clock.now()
     }
 
     /// Devices of `kind` last active before this time (µs) are lost.

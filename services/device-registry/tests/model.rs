@@ -110,15 +110,15 @@ async fn setup(db: TestDb) -> Setup {
 async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
     let clock = Arc::new(ManualClock::new(DateTime::from_timestamp(1_800_000_000, 0).unwrap()));
     let (state, relay) =
-        wm_device_registry::build(setup.db.db().clone(), setup.log.clone(), clock, DeviceSettings::default());
-    let commands = &state.commands;
+        wm_device_registry::build(setup.db.db().clone(), setup.log.clone(), clock.clone(), DeviceSettings::default());
+    let actions = &state.actions;
     let by = Attempt::new("u", "operator", None, "model");
     let mut model = Model::default();
     for op in ops {
         match op.clone() {
             Op::RegisterGateway(n) => {
                 let taken = model.gateways.values().any(|(g, p)| *g == n || *p == n);
-                match commands.register_gateway(&by, new_gateway(n)).await {
+                match actions.register_gateway(&by, new_gateway(n)).await {
                     Ok(id) => {
                         prop_assert!(!taken, "{op:?} should be refused");
                         model.gateways.insert(id.to_string(), (n, n));
@@ -128,7 +128,7 @@ async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
             }
             Op::RegisterMeter(n) => {
                 let taken = model.meters.values().any(|(m, _)| *m == n);
-                match commands.register_meter(&by, new_meter(n)).await {
+                match actions.register_meter(&by, new_meter(n)).await {
                     Ok(id) => {
                         prop_assert!(!taken, "{op:?} should be refused");
                         model.meters.insert(id.to_string(), (n, None));
@@ -140,9 +140,8 @@ async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
                 let Some(id) = Model::pick(&model.gateways, i) else { continue };
                 let taken = model.gateways.iter().any(|(other, (_, phone))| *other != id && *phone == p);
                 let changes = GatewayChanges { phone_number: Some(phone(p)), gps: None };
-                let result = commands
-                    .change_gateway(&by, DeviceId::parse(&id).unwrap(), gateway::Command::Update(changes))
-                    .await;
+                let result =
+                    actions.change_gateway(&by, DeviceId::parse(&id).unwrap(), gateway::Command::Update(changes)).await;
                 match result {
                     Ok(()) => {
                         prop_assert!(!taken, "{op:?} should be refused");
@@ -154,23 +153,20 @@ async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
             Op::MoveMeter(i, lat) => {
                 let Some(id) = Model::pick(&model.meters, i) else { continue };
                 let gps = GpsCoordinates::new(1.0, f64::from(lat)).ok();
-                commands
-                    .change_meter(&by, DeviceId::parse(&id).unwrap(), meter::Command::Update { gps })
-                    .await
-                    .unwrap();
+                actions.change_meter(&by, DeviceId::parse(&id).unwrap(), meter::Command::Update { gps }).await.unwrap();
                 model.meters.get_mut(&id).unwrap().1 = Some(lat);
             }
             Op::DeleteGateway(i) => {
                 let Some(id) = Model::pick(&model.gateways, i) else { continue };
                 let device = DeviceId::parse(&id).unwrap();
-                commands.change_gateway(&by, device, gateway::Command::Delete).await.unwrap();
+                actions.change_gateway(&by, device, gateway::Command::Delete).await.unwrap();
                 model.gateways.remove(&id);
-                let again = commands.change_gateway(&by, device, gateway::Command::Delete).await;
+                let again = actions.change_gateway(&by, device, gateway::Command::Delete).await;
                 prop_assert!(matches!(again, Err(RegistryError::NotFound(_))), "{again:?}");
             }
             Op::DeleteMeter(i) => {
                 let Some(id) = Model::pick(&model.meters, i) else { continue };
-                commands.change_meter(&by, DeviceId::parse(&id).unwrap(), meter::Command::Delete).await.unwrap();
+                actions.change_meter(&by, DeviceId::parse(&id).unwrap(), meter::Command::Delete).await.unwrap();
                 model.meters.remove(&id);
             }
         }
@@ -178,7 +174,7 @@ async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
     let before = stored(setup.db.db()).await;
     prop_assert_eq!(&model_of(&before), &model);
     relay.flush().await.unwrap();
-    for projection in wm_device_registry::projections(setup.db.db()) {
+    for projection in wm_device_registry::projections(setup.db.db(), clock) {
         projection::rebuild(setup.log.as_ref(), projection.as_ref(), RunOptions::default()).await.unwrap();
     }
     prop_assert_eq!(stored(setup.db.db()).await, before, "a rebuild gives the same tables");

@@ -11,12 +11,16 @@
 //! In the embedded mode `wmeter serve` mounts [`configure`] into the one
 //! `App`; in the distributed mode `wmeter run notification` serves it alone.
 
+pub mod actions;
+mod error;
 pub mod hub;
 pub mod lost;
 pub mod projections;
 pub mod push;
 mod routes;
 pub mod rules;
+pub mod seed;
+mod settings;
 pub mod state;
 pub mod storage;
 
@@ -25,27 +29,17 @@ use std::{sync::Arc, time::Duration};
 use actix_web::web;
 use wm_domain::Clock;
 use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
-use wm_storage::{Db, Migration, Migrations};
+use wm_storage::{Db, Migrations};
 
-pub use state::{NotificationSettings, NotificationState};
+pub use error::NotificationError;
+pub use settings::NotificationSettings;
+pub use state::NotificationState;
 
 /// The service's name, as given to `wmeter run`; also its outbox source.
 pub const NAME: &str = "notification";
 
 /// The service's tables. It also needs the outbox.
-pub const MIGRATIONS: Migrations = Migrations {
-    component: "notification",
-    sqlite: &[Migration {
-        version: 1,
-        name: "notifications",
-        sql: include_str!("../migrations/sqlite/0001_notifications.sql"),
-    }],
-    postgres: &[Migration {
-        version: 1,
-        name: "notifications",
-        sql: include_str!("../migrations/postgres/0001_notifications.sql"),
-    }],
-};
+pub const MIGRATIONS: Migrations = wm_storage::migrations!("notification", 1 => "notifications");
 
 /// The service's state and the relay that publishes its events.
 pub fn build(

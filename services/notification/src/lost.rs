@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
+use wm_storage::StorageError;
 
 use crate::{
     rules,
@@ -27,7 +28,7 @@ pub async fn run(state: NotificationState, stop: CancellationToken) {
 }
 
 /// Declares and notifies the gateways lost as of now.
-pub async fn check(state: &NotificationState) -> Result<usize, sqlx::Error> {
+pub async fn check(state: &NotificationState) -> Result<usize, StorageError> {
     let now = state.clock.now();
     let lost_after = chrono::Duration::from_std(state.gateway_lost_after).unwrap_or(chrono::Duration::MAX);
     let before = (now - lost_after).timestamp_micros();

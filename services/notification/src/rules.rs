@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 use wm_proto::{Envelope, Payload, time::to_timestamp, v1::NotificationCreated};
-use wm_storage::Tx;
+use wm_storage::{StorageError, Tx};
 
 use crate::storage::{
     directory,
@@ -54,7 +54,7 @@ pub async fn notify(
     cause: &str,
     subject: &Subject,
     now: DateTime<Utc>,
-) -> Result<Vec<Envelope>, sqlx::Error> {
+) -> Result<Vec<Envelope>, StorageError> {
     let device_name = directory::device_name(tx, &subject.device_id).await?;
     let mut created = Vec::new();
     for user_id in directory::recipients(tx).await? {
@@ -95,7 +95,7 @@ fn envelope(n: Notification, now: DateTime<Utc>) -> Envelope {
 /// Applies a notification event to the table (the rebuild from the log):
 /// creations are idempotent, and a dismissal removes only what was created
 /// before it, whatever order the rebuild sees them in per user.
-pub async fn persist(tx: &mut Tx, envelope: &Envelope) -> Result<(), sqlx::Error> {
+pub async fn persist(tx: &mut Tx, envelope: &Envelope) -> Result<(), StorageError> {
     let at = envelope.occurred_at_utc().map_or(i64::MAX, |t| t.timestamp_micros());
     match &envelope.payload {
         Some(Payload::NotificationCreated(n)) => {

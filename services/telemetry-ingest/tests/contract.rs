@@ -9,7 +9,7 @@ use std::path::Path;
 
 use chrono::{TimeZone, Utc};
 use serde_json::{Value, json};
-use wm_telemetry_ingest::uplink::{self, Kind};
+use wm_uplink::{self as uplink, Kind};
 
 fn schema(kind: &str) -> jsonschema::Validator {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("schemas/{kind}.schema.json"));

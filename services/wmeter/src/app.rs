@@ -16,27 +16,12 @@ use wm_http::{
 use wm_domain::{Clock, SystemClock};
 
 use crate::{
-    cli::Service,
     config::Settings,
     readiness::{DatabaseCheck, EventLogCheck},
+    role::{Role, Service},
     services::Services,
     wiring::{self, Wiring},
 };
-
-/// What this process runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// Every service in one process (`wmeter serve`).
-    Embedded,
-    /// One service (`wmeter run <service>`).
-    Service(Service),
-}
-
-impl Role {
-    pub(crate) fn mounts(self, service: Service) -> bool {
-        self == Role::Embedded || self == Role::Service(service)
-    }
-}
 
 /// A built, bound, not yet running application.
 pub struct Application {
@@ -44,7 +29,7 @@ pub struct Application {
     host: String,
     server: Server,
     wiring: Wiring,
-    mqtt: Option<wm_telemetry_ingest::Mqtt>,
+    mqtt: Option<wm_telemetry_ingest::mqtt::Mqtt>,
     registry: Option<web::Data<wm_device_registry::RegistryState>>,
     /// The open notification streams, closed before HTTP drains.
     streams: Option<Arc<wm_notification::hub::Hub>>,
@@ -76,7 +61,7 @@ impl Application {
             .with_context(|| format!("http: cannot listen on {}", settings.http.address()))?;
         let port = listener.local_addr()?.port();
         let mut metrics = Registry::with_labels(
-            [(std::borrow::Cow::Borrowed("service"), std::borrow::Cow::Borrowed(role_name(role)))].into_iter(),
+            [(std::borrow::Cow::Borrowed("service"), std::borrow::Cow::Borrowed(role.name()))].into_iter(),
         );
         let services = Services::build(settings, role, &wiring, clock, &mut metrics).await?;
         let lag = wm_eventlog::projection::LagMetric::register(&mut metrics);
@@ -108,8 +93,8 @@ impl Application {
     }
 
     /// The registry's write side, when this process runs the registry.
-    pub fn registry(&self) -> Option<&wm_device_registry::commands::Commands> {
-        self.registry.as_ref().map(|r| &r.commands)
+    pub fn registry(&self) -> Option<&wm_device_registry::actions::Actions> {
+        self.registry.as_ref().map(|r| &r.actions)
     }
 
     /// Runs `task` in the background until the application stops.
@@ -179,8 +164,8 @@ fn http_server(
 ) -> anyhow::Result<Server> {
     let http_metrics = HttpMetrics::register(&mut metrics);
     let health = Health::new(readiness_checks(wiring), metrics);
-    let uptime = wm_gateway::Uptime::since_now();
-    let api = wm_gateway::openapi([
+    let uptime = wm_api_gateway::Uptime::since_now();
+    let api = wm_api_gateway::openapi([
         wm_auth::openapi(),
         wm_telemetry_ingest::openapi(),
         wm_device_registry::openapi(),
@@ -201,7 +186,7 @@ fn http_server(
             .app_data(forwarded_for.clone())
             .app_data(methods.clone())
             .wrap(from_fn(auth::require_token))
-            .wrap(from_fn(wm_gateway::cache_control))
+            .wrap(from_fn(wm_api_gateway::cache_control))
             .wrap(from_fn(metrics::record))
             .wrap(from_fn(wm_http::trace::request))
             .configure(json_errors(max_body_bytes))
@@ -220,12 +205,12 @@ fn http_server(
         if let Some(notification) = &notification {
             app = app.configure(wm_notification::configure(notification.clone()));
         }
-        if role.mounts(Service::Gateway) {
-            app = app.configure(wm_gateway::configure(uptime)).configure(wm_gateway::docs(api.clone()));
+        if role.mounts(Service::ApiGateway) {
+            app = app.configure(wm_api_gateway::configure(uptime)).configure(wm_api_gateway::docs(api.clone()));
             if let Some(forwarder) = &forwarder {
-                app = app.configure(wm_gateway::forward::configure(forwarder.clone()));
+                app = app.configure(wm_api_gateway::forward::configure(forwarder.clone()));
             }
-            app = app.configure(wm_gateway::spa(static_dir.clone()));
+            app = app.configure(wm_api_gateway::spa(static_dir.clone()));
         }
         app.default_service(web::to(wm_http::methods::Methods::fallback))
     })
@@ -238,9 +223,9 @@ fn http_server(
 
 /// The gateway alone (`wmeter run gateway`) forwards the other services'
 /// routes; it needs all their URLs.
-fn forwarder(settings: &Settings, role: Role) -> anyhow::Result<Option<wm_gateway::forward::Forwarder>> {
-    use wm_gateway::forward::{Forwarder, Owner, RouteTable};
-    if role != Role::Service(Service::Gateway) {
+fn forwarder(settings: &Settings, role: Role) -> anyhow::Result<Option<wm_api_gateway::forward::Forwarder>> {
+    use wm_api_gateway::forward::{Forwarder, Owner, RouteTable};
+    if role != Role::Service(Service::ApiGateway) {
         return Ok(None);
     }
     settings.gateway.validate(true).map_err(|(key, message)| crate::config::ConfigError::invalid(key, message))?;
@@ -262,11 +247,4 @@ fn readiness_checks(wiring: &Wiring) -> Vec<Arc<dyn ReadinessCheck>> {
         checks.push(Arc::new(EventLogCheck(log.clone())));
     }
     checks
-}
-
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Embedded => "embedded",
-        Role::Service(service) => service.name(),
-    }
 }

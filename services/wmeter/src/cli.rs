@@ -1,6 +1,8 @@
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, ValueEnum};
+
+use crate::role::Service;
 
 /// w-meter: monitoring for an IoT water-metering network.
 #[derive(Debug, Parser)]
@@ -11,11 +13,12 @@ pub struct Cli {
     pub config: Option<PathBuf>,
 
     #[command(subcommand)]
-    pub command: Command,
+    pub subcommand: Subcommand,
 }
 
-#[derive(Debug, Subcommand)]
-pub enum Command {
+/// What `wmeter` is asked to do: one subcommand of the command line.
+#[derive(Debug, clap::Subcommand)]
+pub enum Subcommand {
     /// Run every service in one process: SQLite, the embedded event log and
     /// MQTT broker (the embedded mode).
     Serve {
@@ -48,12 +51,12 @@ pub enum Command {
     /// Manage the users who may sign in.
     User {
         #[command(subcommand)]
-        command: UserCommand,
+        subcommand: UserSubcommand,
     },
     /// Inspect the configuration.
     Config {
         #[command(subcommand)]
-        command: ConfigCommand,
+        subcommand: ConfigSubcommand,
     },
 }
 
@@ -108,8 +111,8 @@ pub struct SimulateArgs {
     pub broker: Option<String>,
 }
 
-#[derive(Debug, Subcommand)]
-pub enum ConfigCommand {
+#[derive(Debug, clap::Subcommand)]
+pub enum ConfigSubcommand {
     /// Print the effective configuration as TOML, with secrets redacted.
     Print {
         /// Validate for this mode.
@@ -118,8 +121,8 @@ pub enum ConfigCommand {
     },
 }
 
-#[derive(Debug, Subcommand)]
-pub enum UserCommand {
+#[derive(Debug, clap::Subcommand)]
+pub enum UserSubcommand {
     /// Create a user. The password is read from standard input (one line),
     /// or asked for without echo on a terminal.
     Add {
@@ -135,30 +138,9 @@ pub enum UserCommand {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Service {
-    Auth,
-    DeviceRegistry,
-    TelemetryIngest,
-    Notification,
-    Gateway,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ModeArg {
     Embedded,
     Distributed,
-}
-
-impl Service {
-    pub fn name(self) -> &'static str {
-        match self {
-            Service::Auth => wm_auth::NAME,
-            Service::DeviceRegistry => wm_device_registry::NAME,
-            Service::TelemetryIngest => wm_telemetry_ingest::NAME,
-            Service::Notification => wm_notification::NAME,
-            Service::Gateway => wm_gateway::NAME,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -170,15 +152,5 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn service_names_match_their_crates() {
-        let names: Vec<_> = Service::value_variants().iter().map(|s| s.name()).collect();
-        assert_eq!(names, ["auth", "device-registry", "telemetry-ingest", "notification", "gateway"]);
-        for service in Service::value_variants() {
-            let possible = service.to_possible_value().unwrap();
-            assert_eq!(possible.get_name(), service.name(), "the CLI spelling is the service name");
-        }
     }
 }

@@ -7,17 +7,17 @@ use std::time::Duration;
 use anyhow::Context;
 use wm_device_registry::{
     RegistryError,
-    commands::Commands,
+    actions::Actions,
     domain::{gateway::NewGateway, meter::NewMeter},
 };
 use wm_domain::{BleAddress, GpsCoordinates, Imei, MacAddress, PhoneNumber, SerialNumber};
 use wm_eventlog::audit::Attempt;
-use wm_telemetry_ingest::{
-    mqtt::link::Login,
+use wm_mqtt::Login;
+
+use crate::{
+    app::Application,
     simulator::{self, SimGateway, SimSettings},
 };
-
-use crate::app::Application;
 
 /// The demo network: gateways, meters, and the seed of their identifiers.
 const GATEWAYS: u32 = 8;
@@ -29,10 +29,10 @@ const ACTOR: &str = "system:demo";
 /// Registers what is missing of the demo network and starts the simulator.
 pub async fn start(app: &mut Application) -> anyhow::Result<()> {
     let fleet = simulator::fleet(GATEWAYS, METERS, SEED);
-    let commands = app.registry().context("the demo needs the registry")?.clone();
-    let registered = register(&commands, &fleet).await?;
+    let actions = app.registry().context("the demo needs the registry")?.clone();
+    let registered = register(&actions, &fleet).await?;
     if registered > 0 {
-        crate::commands::say(format_args!("demo network: registered {GATEWAYS} gateways and {METERS} water meters"));
+        crate::output::say(format_args!("demo network: registered {GATEWAYS} gateways and {METERS} water meters"));
     }
     let (addr, (username, password)) = app.embedded_broker().context("the demo needs the embedded broker")?;
     let login = Login { host: addr.ip().to_string(), port: addr.port(), client_id: String::new(), username, password };
@@ -43,12 +43,12 @@ pub async fn start(app: &mut Application) -> anyhow::Result<()> {
         let stats = simulator::run(&fleet, &login, &settings, stop).await;
         tracing::info!(sent = stats.sent, acked = stats.commands_acked, "demo simulator stopped");
     });
-    crate::commands::say(format_args!("demo simulator: {GATEWAYS} gateways publishing about 5 messages a second"));
+    crate::output::say(format_args!("demo simulator: {GATEWAYS} gateways publishing about 5 messages a second"));
     Ok(())
 }
 
 /// Registers each device of `fleet` not registered yet; returns how many.
-async fn register(commands: &Commands, fleet: &[SimGateway]) -> anyhow::Result<usize> {
+async fn register(actions: &Actions, fleet: &[SimGateway]) -> anyhow::Result<usize> {
     let mut registered = 0;
     for gateway in fleet {
         let new = NewGateway {
@@ -60,7 +60,7 @@ async fn register(commands: &Commands, fleet: &[SimGateway]) -> anyhow::Result<u
             gps: GpsCoordinates::new(gateway.gps.0, gateway.gps.1).ok(),
         };
         registered += usize::from(fresh(
-            commands.register_gateway(&Attempt::new(ACTOR, "admin", None, "gateway.register"), new).await,
+            actions.register_gateway(&Attempt::new(ACTOR, "admin", None, "gateway.register"), new).await,
         )?);
         for meter in &gateway.meters {
             let new = NewMeter {
@@ -69,7 +69,7 @@ async fn register(commands: &Commands, fleet: &[SimGateway]) -> anyhow::Result<u
                 gps: GpsCoordinates::new(meter.gps.0, meter.gps.1).ok(),
             };
             registered += usize::from(fresh(
-                commands.register_meter(&Attempt::new(ACTOR, "admin", None, "meter.register"), new).await,
+                actions.register_meter(&Attempt::new(ACTOR, "admin", None, "meter.register"), new).await,
             )?);
         }
     }

@@ -3,13 +3,17 @@
 
 pub mod app;
 pub mod cli;
-pub mod commands;
 pub mod config;
 mod demo;
 mod jwt_key;
+mod output;
 mod readiness;
+pub mod role;
 mod services;
 mod shutdown;
+mod simulator;
+pub mod subcommands;
 mod wiring;
 
-pub use app::{Application, Role};
+pub use app::Application;
+pub use role::{Role, Service};

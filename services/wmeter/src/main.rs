@@ -13,7 +13,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(wmeter::commands::run(cli)) {
+    match runtime.block_on(wmeter::subcommands::run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // The whole cause chain, once: start-up errors are for operators.

@@ -10,14 +10,18 @@ use wm_domain::Clock;
 use wm_eventlog::outbox::Relay;
 use wm_http::auth::AccessTokens;
 
-use crate::{app::Role, cli::Service, config::Settings, wiring::Wiring};
+use crate::{
+    config::Settings,
+    role::{Role, Service},
+    wiring::Wiring,
+};
 
 /// The state of the services this process mounts.
 pub struct Services {
     pub tokens: AccessTokens,
     pub auth: Option<web::Data<wm_auth::AuthState>>,
     pub registry: Option<web::Data<wm_device_registry::RegistryState>>,
-    pub ingest: Option<web::Data<wm_telemetry_ingest::ingest::Ingest>>,
+    pub ingest: Option<web::Data<wm_telemetry_ingest::IngestState>>,
     pub notification: Option<web::Data<wm_notification::NotificationState>>,
     relays: Vec<Relay>,
 }
@@ -80,7 +84,7 @@ impl Services {
         settings: &Settings,
         role: Role,
         wiring: &mut Wiring,
-    ) -> anyhow::Result<Option<wm_telemetry_ingest::Mqtt>> {
+    ) -> anyhow::Result<Option<wm_telemetry_ingest::mqtt::Mqtt>> {
         for relay in self.relays.clone() {
             wiring.spawn(|stop| relay.run(stop));
         }
@@ -98,7 +102,7 @@ impl Services {
         }
         let (retained, settings_telemetry) = (ingest.get_ref().clone(), settings.telemetry.clone());
         wiring.spawn(|stop| wm_telemetry_ingest::retention::run(retained, settings_telemetry, stop));
-        let mqtt = wm_telemetry_ingest::start_mqtt(&settings.mqtt, ingest.get_ref().clone(), wiring.stop_token())
+        let mqtt = wm_telemetry_ingest::mqtt::start(&settings.mqtt, ingest.get_ref().clone(), wiring.stop_token())
             .await
             .context("mqtt")?;
         Ok(Some(mqtt))

@@ -15,7 +15,10 @@ use wm_storage::{Db, Migrations};
 
 use wm_domain::Clock;
 
-use crate::{app::Role, cli::Service, config::Settings};
+use crate::{
+    config::Settings,
+    role::{Role, Service},
+};
 
 /// The connections and background consumers of a running process, stopped
 /// by [`Wiring::shutdown`].
@@ -103,7 +106,7 @@ impl Wiring {
 /// Connects what `role` needs. The gateway of the distributed mode owns no
 /// tables and reads no events, so it opens neither.
 pub async fn connect(settings: &Settings, role: Role, clock: Arc<dyn Clock>) -> anyhow::Result<Wiring> {
-    if role == Role::Service(Service::Gateway) {
+    if role == Role::Service(Service::ApiGateway) {
         return Ok(Wiring::new(None, None));
     }
     let db = Db::connect(&settings.database).await.context("database")?;
@@ -116,7 +119,7 @@ pub async fn connect(settings: &Settings, role: Role, clock: Arc<dyn Clock>) -> 
         wiring.projections.extend(wm_auth::projections(&db));
     }
     if role.mounts(Service::DeviceRegistry) {
-        wiring.projections.extend(wm_device_registry::projections(&db));
+        wiring.projections.extend(wm_device_registry::projections(&db, clock.clone()));
     }
     if role.mounts(Service::TelemetryIngest) {
         wiring.projections.extend(wm_telemetry_ingest::projections(&db));

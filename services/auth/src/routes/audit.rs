@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 use wm_http::{ApiError, auth::Caller, params};
 
 use crate::{
+    error::AuthError,
     state::AuthState,
     storage::audit::{self, AuditEntry},
 };
@@ -41,21 +42,22 @@ pub struct AuditPage {
         (status = 400, description = "page or max out of range", body = ApiError),
         (status = 403, description = "Only admins read the audit trail", body = ApiError),
     ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn get(
     caller: Caller,
     state: web::Data<AuthState>,
     query: web::Query<HashMap<String, String>>,
 ) -> Result<HttpResponse, ApiError> {
     caller.may_manage_users()?;
-    let max = params::max(query.get("max").map(String::as_str), DEFAULT_MAX, MAX_MAX).map_err(ApiError::validation)?;
+    let max = params::max(query.get("max").map(String::as_str), DEFAULT_MAX, MAX_MAX).map_err(AuthError::BadRequest)?;
     let page = match query.get("page") {
         None => 1,
         Some(page) => page
             .parse::<i64>()
             .ok()
             .filter(|p| (1..=i64::MAX / MAX_MAX).contains(p))
-            .ok_or_else(|| ApiError::validation(format!("page must be a whole number from 1, not {page:?}")))?,
+            .ok_or_else(|| AuthError::BadRequest(format!("page must be a whole number from 1, not {page:?}")))?,
     };
-    let (entries, total) = audit::page(&state.db, page, max).await.map_err(|e| ApiError::storage(&e))?;
+    let (entries, total) = audit::page(&state.db, page, max).await?;
     Ok(HttpResponse::Ok().json(AuditPage { page, max, total, entries }))
 }

@@ -7,9 +7,9 @@ use utoipa::ToSchema;
 use wm_http::{ApiError, JsonObject, auth::AccessTokens};
 use wm_proto::{Payload, v1::UserLoggedIn};
 
-use super::invalid_credentials;
 use crate::{
     AuthState, audit,
+    error::AuthError,
     hashers::HashersError,
     password,
     storage::{sessions, users},
@@ -56,31 +56,28 @@ pub async fn post(
     let Credentials { username, password } = body.into_inner();
     let username = username.trim().to_owned();
     let ip = wm_http::client_ip(&req);
-    if let Err(wait) = state.limiter.check(ip, &username, Instant::now()) {
+    if let Err(retry_after_secs) = state.limiter.check(ip, &username, Instant::now()) {
         tracing::warn!(?ip, "login throttled");
-        return Err(ApiError::too_many_requests("Too many failed sign-ins; wait and try again", wait));
+        return Err(AuthError::Throttled { retry_after_secs }.into());
     }
-    let found = users::find_for_login(&state.db, &username).await.map_err(|e| ApiError::storage(&e))?;
+    let found = users::find_for_login(&state.db, &username).await?;
     let hash = found.as_ref().map_or_else(|| state.dummy_hash.clone(), |(_, hash)| hash.clone());
-    let matches = match state.hashers.run(move || password::verify(&password, &hash)).await {
-        Ok(matches) => matches,
-        Err(HashersError::Busy) => {
+    let matches = state.hashers.run(move || password::verify(&password, &hash)).await.map_err(|e| {
+        if matches!(e, HashersError::Busy) {
             tracing::warn!(?ip, "login shed: the password hashing queue is full");
-            return Err(ApiError::too_many_requests("Too many sign-ins at once; try again in a moment", 1));
         }
-        Err(e) => return Err(ApiError::internal(&e)),
-    };
+        AuthError::from(e)
+    })?;
     let user = match found {
         Some((user, _)) if matches && !user.disabled => user,
         _ => {
             state.limiter.record_failure(ip, &username, Instant::now());
             tracing::info!(?ip, "login refused");
-            return Err(invalid_credentials());
+            return Err(AuthError::InvalidCredentials.into());
         }
     };
-    let refresh =
-        sessions::start(&state.db, &user.id, state.policy, Utc::now()).await.map_err(|e| ApiError::storage(&e))?;
-    let access_token = tokens.issue(&user.id, user.role).map_err(|e| ApiError::internal(&e))?;
+    let refresh = sessions::start(&state.db, &user.id, state.policy, Utc::now()).await?;
+    let access_token = tokens.issue(&user.id, user.role).map_err(AuthError::from)?;
     tracing::info!(user = user.id, "signed in");
     let event =
         UserLoggedIn { user_id: user.id.clone(), username: user.username.clone(), source_ip: audit::source_ip(&req) };

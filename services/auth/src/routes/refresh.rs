@@ -1,13 +1,13 @@
-use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::Utc;
 use serde::Serialize;
 use utoipa::ToSchema;
 use wm_http::{ApiError, auth::AccessTokens};
 use wm_proto::{Payload, v1::RefreshTokenReused};
 
-use super::invalid_credentials;
 use crate::{
     AuthState, audit,
+    error::AuthError,
     storage::{
         sessions::{self, Rejection},
         users,
@@ -33,24 +33,19 @@ pub struct Refreshed {
         (status = 401, description = "No, unknown, expired, revoked or reused refresh token", body = ApiError),
         (status = 403, description = "`csrf_header_required`", body = ApiError),
     ))]
+#[tracing::instrument(skip_all)]
 pub async fn post(
     req: HttpRequest,
     state: web::Data<AuthState>,
     tokens: web::Data<AccessTokens>,
 ) -> Result<HttpResponse, ApiError> {
     if !req.headers().contains_key(CSRF_HEADER) {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "csrf_header_required",
-            "A refresh needs the X-WMeter-Refresh request header",
-        ));
+        return Err(AuthError::CsrfHeaderRequired.into());
     }
     let Some(cookie) = req.cookie(state.cookie.name()) else {
-        return Err(invalid_credentials());
+        return Err(AuthError::InvalidCredentials.into());
     };
-    let rotated = sessions::rotate(&state.db, cookie.value(), state.policy, Utc::now())
-        .await
-        .map_err(|e| ApiError::storage(&e))?;
+    let rotated = sessions::rotate(&state.db, cookie.value(), state.policy, Utc::now()).await?;
     let next = match rotated {
         Ok(next) => next,
         Err(Rejection::Reused(family)) => {
@@ -64,17 +59,17 @@ pub async fn post(
             return Ok(refused(&state));
         }
     };
-    let user = users::find(&state.db, &next.user_id).await.map_err(|e| ApiError::storage(&e))?;
+    let user = users::find(&state.db, &next.user_id).await?;
     let Some(user) = user.filter(|u| !u.disabled) else {
         return Ok(refused(&state));
     };
-    let access_token = tokens.issue(&user.id, user.role).map_err(|e| ApiError::internal(&e))?;
+    let access_token = tokens.issue(&user.id, user.role).map_err(AuthError::from)?;
     Ok(HttpResponse::Ok().cookie(state.cookie.with(&next.token)).json(Refreshed { access_token }))
 }
 
 /// 401, and the browser forgets the dead token.
 fn refused(state: &AuthState) -> HttpResponse {
-    let mut response = actix_web::ResponseError::error_response(&invalid_credentials());
+    let mut response = actix_web::ResponseError::error_response(&ApiError::from(AuthError::InvalidCredentials));
     let _ = response.add_cookie(&state.cookie.cleared());
     response
 }

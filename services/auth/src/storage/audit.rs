@@ -4,8 +4,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use wm_proto::{Envelope, Payload, time::to_datetime};
 use wm_storage::{
-    Db, Tx,
+    Db, StorageError, Tx,
     bulk::{self, Rows},
+    execute,
     query::{self, Bind},
 };
 
@@ -84,7 +85,7 @@ impl From<Row> for AuditEntry {
 
 /// Keeps every `AuditRecorded` among `envelopes`; one already kept is
 /// skipped (delivery is at-least-once).
-pub async fn keep_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<u64, sqlx::Error> {
+pub async fn keep_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<u64, StorageError> {
     let mut rows = Rows::new(11);
     for envelope in envelopes {
         let Some(Payload::AuditRecorded(r)) = &envelope.payload else { continue };
@@ -111,7 +112,7 @@ pub async fn keep_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<u64, sqlx::
 
 /// The entries on `page` (from 1) of `max` each, newest first, and how many
 /// there are in all.
-pub async fn page(db: &Db, page: i64, max: i64) -> Result<(Vec<AuditEntry>, i64), sqlx::Error> {
+pub async fn page(db: &Db, page: i64, max: i64) -> Result<(Vec<AuditEntry>, i64), StorageError> {
     let sql = "SELECT a.event_id, a.occurred_at, a.actor, u.username, a.role, a.source_ip, a.action, a.target_id, \
                a.before_json, a.after_json, a.outcome, a.detail \
                FROM audit_log a LEFT JOIN users u ON u.id = a.actor \
@@ -120,4 +121,10 @@ pub async fn page(db: &Db, page: i64, max: i64) -> Result<(Vec<AuditEntry>, i64)
     let rows: Vec<Row> = query::fetch_all(db, sql, vec![Bind::Int(max), Bind::Int((page - 1) * max)]).await?;
     let total = query::fetch_count(db, "SELECT COUNT(*) FROM audit_log".to_owned(), Vec::new()).await?;
     Ok((rows.into_iter().map(AuditEntry::from).collect(), total))
+}
+
+/// Empties the trail, before a rebuild.
+pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
+    execute!(tx, "DELETE FROM audit_log")?;
+    Ok(())
 }

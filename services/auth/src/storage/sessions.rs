@@ -14,7 +14,7 @@ use base64::Engine;
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use wm_domain::DeviceId;
-use wm_storage::{Db, with_pool};
+use wm_storage::{Db, StorageError, with_pool};
 
 /// How long refresh tokens live and how reuse is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,10 +66,6 @@ pub struct Family {
     pub user_id: String,
 }
 
-#[derive(Debug, thiserror::Error)]
-#[error("session storage failed")]
-pub struct SessionError(#[from] sqlx::Error);
-
 #[derive(sqlx::FromRow)]
 struct Row {
     family_id: String,
@@ -85,7 +81,7 @@ pub async fn start(
     user_id: &str,
     policy: SessionPolicy,
     now: DateTime<Utc>,
-) -> Result<IssuedToken, SessionError> {
+) -> Result<IssuedToken, StorageError> {
     issue(db, &DeviceId::new().to_string(), user_id, policy, now).await
 }
 
@@ -95,7 +91,7 @@ pub async fn rotate(
     token: &str,
     policy: SessionPolicy,
     now: DateTime<Utc>,
-) -> Result<Result<IssuedToken, Rejection>, SessionError> {
+) -> Result<Result<IssuedToken, Rejection>, StorageError> {
     let hash = digest(token);
     let sql = "SELECT family_id, user_id, expires_at, rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = $1";
     let row: Option<Row> = with_pool!(db, pool => sqlx::query_as(sql).bind(&hash).fetch_optional(pool).await)?;
@@ -122,7 +118,7 @@ pub async fn rotate(
 
 /// Revokes the family `token` belongs to (logout) and returns it; `None`
 /// when the token is unknown.
-pub async fn end(db: &Db, token: &str, now: DateTime<Utc>) -> Result<Option<Family>, SessionError> {
+pub async fn end(db: &Db, token: &str, now: DateTime<Utc>) -> Result<Option<Family>, StorageError> {
     let sql = "SELECT family_id, user_id FROM refresh_tokens WHERE token_hash = $1";
     let family: Option<(String, String)> =
         with_pool!(db, pool => sqlx::query_as(sql).bind(digest(token)).fetch_optional(pool).await)?;
@@ -133,7 +129,7 @@ pub async fn end(db: &Db, token: &str, now: DateTime<Utc>) -> Result<Option<Fami
 
 /// Revokes every session of a user (the user was disabled). Returns how
 /// many live tokens were revoked.
-pub async fn end_all(db: &Db, user_id: &str, now: DateTime<Utc>) -> Result<u64, SessionError> {
+pub async fn end_all(db: &Db, user_id: &str, now: DateTime<Utc>) -> Result<u64, StorageError> {
     let sql = "UPDATE refresh_tokens SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL";
     let revoked = with_pool!(db, pool => sqlx::query(sql)
         .bind(now.timestamp_micros())
@@ -150,7 +146,7 @@ async fn issue(
     user_id: &str,
     policy: SessionPolicy,
     now: DateTime<Utc>,
-) -> Result<IssuedToken, SessionError> {
+) -> Result<IssuedToken, StorageError> {
     let bytes: [u8; 32] = rand::random();
     let token = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
     let expires_at = now + policy.lifetime;
@@ -170,7 +166,7 @@ async fn issue(
 
 /// Marks the token rotated unless a concurrent refresh did first; returns
 /// when it was rotated either way.
-async fn mark_rotated(db: &Db, hash: &str, now_us: i64) -> Result<i64, SessionError> {
+async fn mark_rotated(db: &Db, hash: &str, now_us: i64) -> Result<i64, StorageError> {
     let sql = "UPDATE refresh_tokens SET rotated_at = $1 WHERE token_hash = $2 AND rotated_at IS NULL";
     with_pool!(db, pool => sqlx::query(sql).bind(now_us).bind(hash).execute(pool).await.map(|_| ()))?;
     let sql = "SELECT rotated_at FROM refresh_tokens WHERE token_hash = $1";
@@ -181,14 +177,14 @@ async fn mark_rotated(db: &Db, hash: &str, now_us: i64) -> Result<i64, SessionEr
 /// True when a later token of the family was itself rotated after
 /// `rotated_at`: the family has moved on, so even within the grace window
 /// the old token is a replay, not a second tab.
-async fn moved_on(db: &Db, family_id: &str, rotated_at: i64) -> Result<bool, SessionError> {
+async fn moved_on(db: &Db, family_id: &str, rotated_at: i64) -> Result<bool, StorageError> {
     let sql = "SELECT COUNT(*) FROM refresh_tokens WHERE family_id = $1 AND rotated_at > $2";
     let later: i64 =
         with_pool!(db, pool => sqlx::query_scalar(sql).bind(family_id).bind(rotated_at).fetch_one(pool).await)?;
     Ok(later > 0)
 }
 
-async fn revoke_family(db: &Db, family_id: &str, now: DateTime<Utc>) -> Result<(), SessionError> {
+async fn revoke_family(db: &Db, family_id: &str, now: DateTime<Utc>) -> Result<(), StorageError> {
     let sql = "UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL";
     with_pool!(db, pool => sqlx::query(sql)
         .bind(now.timestamp_micros())

@@ -1,5 +1,5 @@
 //! The registry's own events back into the gateways and meters tables:
-//! the rebuild behind `wmeter replay`. While the service runs, its commands
+//! the rebuild behind `wmeter replay`. While the service runs, its actions
 //! write the tables in the transaction that stages the events, so this
 //! projection does not consume live.
 
@@ -10,7 +10,7 @@ use wm_eventlog::{
     projection::{ApplyError, Effects, Projection},
 };
 use wm_proto::topics;
-use wm_storage::{Db, with_tx};
+use wm_storage::Db;
 
 use crate::storage::devices;
 
@@ -46,17 +46,7 @@ impl Projection for DevicesProjection {
 
     async fn reset(&self) -> Result<(), ApplyError> {
         let mut tx = self.db.begin_write().await?;
-        for sql in [
-            "DELETE FROM gateways",
-            "DELETE FROM meters",
-            "DELETE FROM device_identifiers",
-            "DELETE FROM meter_alerts",
-            "DELETE FROM gateway_peripherals",
-            "UPDATE registry_counters SET value = 0",
-            "UPDATE registry_clock SET last_micros = 0",
-        ] {
-            with_tx!(&mut tx, conn => sqlx::query(sql).execute(&mut **conn).await.map(|r| r.rows_affected()))?;
-        }
+        devices::reset(&mut tx).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -1,5 +1,5 @@
 //! The registry's projections: its own events (run only to rebuild, since
-//! its commands write the tables), and device state from telemetry.
+//! its actions write the tables), and device state from telemetry.
 
 pub mod devices;
 pub mod state;

@@ -2,10 +2,11 @@
 //! consumption, counters, critical and down. Each batch is applied once,
 //! in one transaction with its checkpoint.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 use async_trait::async_trait;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
+use wm_domain::Clock;
 use wm_eventlog::{
     Record, checkpoint,
     envelopes::decode,
@@ -15,9 +16,9 @@ use wm_proto::{
     Envelope, Payload, topics,
     v1::{ShutdownAnswerStatus, VolumeUnit},
 };
-use wm_storage::{Db, Tx};
+use wm_storage::{Db, StorageError, Tx};
 
-use crate::storage::{StorageError, micros, state};
+use crate::storage::{micros, state};
 
 const NAME: &str = "device-registry.state";
 /// How long a reading's claim is kept (`state::claim_readings`).
@@ -26,6 +27,8 @@ const CLAIMS_KEPT: chrono::TimeDelta = chrono::TimeDelta::days(1);
 #[derive(Clone, Debug)]
 pub struct StateProjection {
     pub db: Db,
+    /// When a reading's claim was made, and when old claims are forgotten.
+    pub clock: Arc<dyn Clock>,
 }
 
 #[async_trait]
@@ -50,8 +53,9 @@ impl Projection for StateProjection {
         let mut tx = self.db.begin_write().await?;
         let envelopes: Vec<Envelope> =
             checkpoint::unapplied(&mut tx, NAME, records).await?.into_iter().filter_map(decode).collect();
-        apply_all(&mut tx, &envelopes).await?;
-        state::forget_claims(&mut tx, micros(Utc::now() - CLAIMS_KEPT)).await?;
+        let now = self.clock.now();
+        apply_all(&mut tx, &envelopes, now).await?;
+        state::forget_claims(&mut tx, micros(now - CLAIMS_KEPT)).await?;
         checkpoint::advance(&mut tx, NAME, records).await?;
         tx.commit().await?;
         Ok(())
@@ -72,8 +76,8 @@ impl Projection for StateProjection {
 /// written once per device at the end; the columns they write are not
 /// touched by the other events, so the order between the two kinds does
 /// not matter. A reading is added once per event id, however many times
-/// the log holds it.
-pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), StorageError> {
+/// the log holds it; `now` dates the claims that say so.
+pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope], now: DateTime<Utc>) -> Result<(), StorageError> {
     let mut seen = Seen::default();
     let mut readings = Vec::new();
     let reading_ids: Vec<&str> = envelopes
@@ -81,7 +85,7 @@ pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), Storag
         .filter(|e| matches!(e.payload, Some(Payload::ReadingReceived(_))))
         .map(|e| e.event_id.as_str())
         .collect();
-    let mut fresh = state::claim_readings(tx, &reading_ids, micros(Utc::now())).await?;
+    let mut fresh = state::claim_readings(tx, &reading_ids, micros(now)).await?;
     for envelope in envelopes {
         let Some(payload) = &envelope.payload else { continue };
         match payload {

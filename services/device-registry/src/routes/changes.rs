@@ -45,7 +45,7 @@ pub async fn register_gateway(
     let attempt = RegistryState::attempt(&caller, "gateway.register");
     let result = async {
         caller.may_change_devices()?;
-        let id = state.commands.register_gateway(&attempt, body.into_inner().validate()?).await?;
+        let id = state.actions.register_gateway(&attempt, body.into_inner().validate()?).await?;
         Ok(HttpResponse::Created().json(Created { id: id.to_string() }))
     };
     state.audited(&attempt, result.await).await
@@ -68,7 +68,7 @@ pub async fn register_meter(
     let attempt = RegistryState::attempt(&caller, "meter.register");
     let result = async {
         caller.may_change_devices()?;
-        let id = state.commands.register_meter(&attempt, body.into_inner().validate()?).await?;
+        let id = state.actions.register_meter(&attempt, body.into_inner().validate()?).await?;
         Ok(HttpResponse::Created().json(Created { id: id.to_string() }))
     };
     state.audited(&attempt, result.await).await
@@ -96,7 +96,7 @@ pub async fn patch_gateway(
         caller.may_change_devices()?;
         let id = device_id(&id)?;
         let changes = body.into_inner().validate()?;
-        state.commands.change_gateway(&attempt, id, gateway::Command::Update(changes)).await?;
+        state.actions.change_gateway(&attempt, id, gateway::Command::Update(changes)).await?;
         Ok(id)
     };
     let id = state.audited(&attempt, result.await).await?;
@@ -124,7 +124,7 @@ pub async fn patch_meter(
         caller.may_change_devices()?;
         let id = device_id(&id)?;
         let gps = body.into_inner().validate()?;
-        state.commands.change_meter(&attempt, id, meter::Command::Update { gps }).await?;
+        state.actions.change_meter(&attempt, id, meter::Command::Update { gps }).await?;
         Ok(id)
     };
     let id = state.audited(&attempt, result.await).await?;
@@ -149,7 +149,7 @@ pub async fn delete_gateway(
     let attempt = RegistryState::attempt(&caller, "gateway.delete").on(&id);
     let result = async {
         caller.may_change_devices()?;
-        state.commands.change_gateway(&attempt, device_id(&id)?, gateway::Command::Delete).await?;
+        state.actions.change_gateway(&attempt, device_id(&id)?, gateway::Command::Delete).await?;
         Ok(HttpResponse::new(StatusCode::NO_CONTENT))
     };
     state.audited(&attempt, result.await).await
@@ -173,7 +173,7 @@ pub async fn delete_meter(
     let attempt = RegistryState::attempt(&caller, "meter.delete").on(&id);
     let result = async {
         caller.may_change_devices()?;
-        state.commands.change_meter(&attempt, device_id(&id)?, meter::Command::Delete).await?;
+        state.actions.change_meter(&attempt, device_id(&id)?, meter::Command::Delete).await?;
         Ok(HttpResponse::new(StatusCode::NO_CONTENT))
     };
     state.audited(&attempt, result.await).await

@@ -1,20 +1,21 @@
 //! Writing the registration side of gateways and meters: the folded
 //! aggregate state is saved, with its identifiers claimed, the totals kept
-//! and `registeredAt` handed out strictly increasing. Commands and the
+//! and `registeredAt` handed out strictly increasing. Actions and the
 //! rebuild from events both go through [`persist`].
 
 use chrono::{DateTime, Utc};
 use wm_domain::DeviceKind;
 use wm_proto::Payload;
 use wm_storage::{
-    Backend, Tx,
+    Backend, StorageError, Tx,
     bulk::{self, Rows},
+    execute,
     query::Bind,
     with_tx,
 };
 
 use super::{
-    StorageError, identifiers,
+    identifiers,
     lists::Table,
     micros,
     rows::{GatewayRow, MeterRow},
@@ -340,4 +341,21 @@ fn meter_search_text(m: &meter::Meter) -> String {
 
 fn search_text(parts: &[&str]) -> String {
     parts.iter().map(|p| super::search::normalize(p)).collect::<Vec<_>>().join("|")
+}
+
+/// Forgets every device, its identifiers and state, and the counters and
+/// clock they moved: before a rebuild from the registry's events.
+pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
+    for sql in [
+        "DELETE FROM gateways",
+        "DELETE FROM meters",
+        "DELETE FROM device_identifiers",
+        "DELETE FROM meter_alerts",
+        "DELETE FROM gateway_peripherals",
+        "UPDATE registry_counters SET value = 0",
+        "UPDATE registry_clock SET last_micros = 0",
+    ] {
+        execute!(tx, sql)?;
+    }
+    Ok(())
 }

@@ -3,9 +3,7 @@
 //! canonical form. The table's primary key is the guarantee; the checks
 //! here only make the error nicer.
 
-use wm_storage::{Db, Tx, with_pool, with_tx};
-
-use super::StorageError;
+use wm_storage::{Db, StorageError, Tx, execute, with_pool, with_tx};
 
 /// `(field, canonical value)` pairs of one device.
 pub type Identifiers = Vec<(&'static str, String)>;
@@ -43,29 +41,16 @@ pub async fn replace(
     let (before, after) = (before.as_deref().unwrap_or_default(), after.as_deref().unwrap_or_default());
     for (field, value) in before.iter().filter(|pair| !after.contains(pair)) {
         let sql = "DELETE FROM device_identifiers WHERE field = $1 AND value = $2 AND device_id = $3";
-        with_tx!(tx, conn => sqlx::query(sql)
-            .bind(*field)
-            .bind(value)
-            .bind(device_id)
-            .execute(&mut **conn)
-            .await
-            .map(|r| r.rows_affected()))?;
+        execute!(tx, sql, *field, value, device_id)?;
     }
     for (field, value) in after.iter().filter(|pair| !before.contains(pair)) {
         let sql = "INSERT INTO device_identifiers (field, value, device_id) VALUES ($1, $2, $3)";
-        let inserted = with_tx!(tx, conn => sqlx::query(sql)
-            .bind(*field)
-            .bind(value)
-            .bind(device_id)
-            .execute(&mut **conn)
-            .await
-            .map(|r| r.rows_affected()));
-        match inserted {
+        match execute!(tx, sql, *field, value, device_id) {
             Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+            Err(StorageError::Query(sqlx::Error::Database(e))) if e.is_unique_violation() => {
                 return Err(StorageError::Taken { field, value: value.clone() });
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         }
     }
     Ok(())

@@ -2,15 +2,12 @@
 //! (DESIGN §6), and counts that never scan a table.
 
 use wm_storage::{
-    Db,
+    Db, StorageError,
     query::{self, Bind, Conditions},
     with_pool,
 };
 
-use super::{
-    StorageError,
-    rows::{GATEWAY_COLUMNS, GatewayRow, METER_COLUMNS, MeterRow},
-};
+use super::rows::{GATEWAY_COLUMNS, GatewayRow, METER_COLUMNS, MeterRow};
 
 /// Which devices a list or count covers. Times are microseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +92,7 @@ pub async fn list<T: Table>(db: &Db, filter: Filter, page: Page) -> Result<Vec<T
     let limit = conditions.bind(Bind::Int(page.max));
     let sql =
         format!("SELECT {} FROM {}{where_clause} ORDER BY registered_at {order} LIMIT {limit}", T::COLUMNS, T::TABLE);
-    Ok(query::fetch_all(db, sql, conditions.into_binds()).await?)
+    query::fetch_all(db, sql, conditions.into_binds()).await
 }
 
 /// How many devices `filter` covers: a maintained total, or an indexed
@@ -107,7 +104,7 @@ pub async fn count<T: Table>(db: &Db, filter: Filter) -> Result<i64, StorageErro
     }
     let conditions = conditions(filter);
     let sql = format!("SELECT COUNT(*) FROM {}{}", T::TABLE, conditions.where_clause());
-    Ok(query::fetch_count(db, sql, conditions.into_binds()).await?)
+    query::fetch_count(db, sql, conditions.into_binds()).await
 }
 
 fn conditions(filter: Filter) -> Conditions {

@@ -8,17 +8,15 @@ pub mod rows;
 pub mod search;
 pub mod state;
 
+use wm_storage::StorageError;
+
 use crate::domain::InvalidEvent;
 
-#[derive(Debug, thiserror::Error)]
-pub enum StorageError {
-    #[error("registry storage failed")]
-    Database(#[from] sqlx::Error),
-    /// An identifier (`field`, `value`) belongs to another device.
-    #[error("{field} {value} is already in use")]
-    Taken { field: &'static str, value: String },
-    #[error("a stored device is corrupt")]
-    Corrupt(#[from] InvalidEvent),
+/// A stored device whose fields no longer parse is corrupt.
+impl From<InvalidEvent> for StorageError {
+    fn from(e: InvalidEvent) -> Self {
+        StorageError::Corrupt { field: e.field, value: e.value }
+    }
 }
 
 /// Microseconds since the epoch: how times are stored.

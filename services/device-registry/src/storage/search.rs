@@ -4,11 +4,11 @@
 
 use wm_domain::GpsCoordinates;
 use wm_storage::{
-    Backend, Db,
+    Backend, Db, StorageError,
     query::{Bind, fetch_all},
 };
 
-use super::{StorageError, lists::Table};
+use super::lists::Table;
 
 /// The mean radius of the Earth, in metres.
 const EARTH_RADIUS_M: f64 = 6_371_008.8;
@@ -43,7 +43,7 @@ pub async fn containing<T: Table>(db: &Db, needle: &str, cap: i64) -> Result<Vec
             format!("%{}%", needle.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")),
         ),
     };
-    Ok(fetch_all(db, sql, vec![Bind::Text(term), Bind::Int(cap)]).await?)
+    fetch_all(db, sql, vec![Bind::Text(term), Bind::Int(cap)]).await
 }
 
 /// Up to `cap` devices in the box around `center` that holds every point
@@ -69,7 +69,7 @@ pub async fn around<T: Table>(
         Bind::Real(center.longitude() + dlon),
         Bind::Int(cap),
     ];
-    Ok(fetch_all(db, sql, binds).await?)
+    fetch_all(db, sql, binds).await
 }
 
 /// The great-circle (haversine) distance between two points, in metres.

@@ -6,19 +6,11 @@
 use std::collections::{HashMap, HashSet};
 
 use wm_storage::{
-    Tx,
+    StorageError, Tx,
     bulk::{self, Rows},
+    execute,
     query::Bind,
-    with_tx,
 };
-
-use super::StorageError;
-
-macro_rules! execute {
-    ($tx:expr, $sql:expr $(, $bind:expr)*) => {
-        with_tx!($tx, conn => sqlx::query($sql)$(.bind($bind))*.execute(&mut **conn).await.map(|r| r.rows_affected()))
-    };
-}
 
 /// Many devices heard from: the latest time of each (µs), by id.
 pub async fn seen_all(

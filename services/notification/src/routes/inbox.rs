@@ -2,13 +2,11 @@
 
 use actix_web::{HttpResponse, http::StatusCode, web};
 use wm_http::{ApiError, auth::Caller};
-use wm_proto::{
-    Envelope, Payload,
-    v1::{NotificationDismissed, NotificationsCleared},
-};
 
 use crate::{
-    state::{NotificationState, stage},
+    actions,
+    error::NotificationError,
+    state::NotificationState,
     storage::inbox::{self, Notification},
 };
 
@@ -22,15 +20,16 @@ const LIST_MAX: i64 = 200;
         (status = 200, body = Vec<Notification>),
         (status = 403, description = "Another user's notifications", body = ApiError),
     ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn list(
     caller: Caller,
     state: web::Data<NotificationState>,
     user_id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     if *user_id != caller.user_id {
-        return Err(ApiError::forbidden("You can read only your own notifications"));
+        return Err(NotificationError::NotYours.into());
     }
-    let rows = inbox::newest(&state.db, &caller.user_id, LIST_MAX).await.map_err(|e| ApiError::storage(&e))?;
+    let rows = inbox::newest(&state.db, &caller.user_id, LIST_MAX).await?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -38,30 +37,21 @@ pub async fn list(
 #[utoipa::path(delete, path = "/api/notifications/{deviceName}", tag = "notifications",
     params(("deviceName" = String, Path, example = "W-AB12CD34EF")),
     responses((status = 204, description = "Removed (or there were none)")), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn dismiss(
     caller: Caller,
     state: web::Data<NotificationState>,
     device: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let dismissed = NotificationDismissed { user_id: caller.user_id.clone(), device_name: device.into_inner() };
-    change(&state, &caller, Payload::NotificationDismissed(dismissed)).await
+    actions::dismiss(&state, &caller.user_id, device.into_inner()).await?;
+    Ok(HttpResponse::new(StatusCode::NO_CONTENT))
 }
 
 /// Removes all of the caller's notifications.
 #[utoipa::path(delete, path = "/api/notifications/user", tag = "notifications",
     responses((status = 204, description = "Cleared")), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn clear(caller: Caller, state: web::Data<NotificationState>) -> Result<HttpResponse, ApiError> {
-    let cleared = NotificationsCleared { user_id: caller.user_id.clone() };
-    change(&state, &caller, Payload::NotificationsCleared(cleared)).await
-}
-
-/// Applies a dismissal or clearing and records it, in one transaction.
-async fn change(state: &NotificationState, caller: &Caller, payload: Payload) -> Result<HttpResponse, ApiError> {
-    let envelope = Envelope::new(&caller.user_id, &caller.user_id, payload).with_occurred_at(state.clock.now());
-    let mut tx = state.db.begin_write().await.map_err(|e| ApiError::storage(&e))?;
-    crate::rules::persist(&mut tx, &envelope).await.map_err(|e| ApiError::storage(&e))?;
-    stage(&mut tx, std::slice::from_ref(&envelope)).await.map_err(|e| ApiError::storage(&e))?;
-    tx.commit().await.map_err(|e| ApiError::storage(&e))?;
-    state.relay.wake();
+    actions::clear(&state, &caller.user_id).await?;
     Ok(HttpResponse::new(StatusCode::NO_CONTENT))
 }

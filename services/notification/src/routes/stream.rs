@@ -16,6 +16,7 @@ use wm_http::{ApiError, auth::Caller};
 use wm_storage::Db;
 
 use crate::{
+    error::NotificationError,
     hub::Subscription,
     state::NotificationState,
     storage::inbox::{self, Notification},
@@ -31,6 +32,7 @@ const BATCH: i64 = 256;
         (status = 200, description = "text/event-stream of notifications", content_type = "text/event-stream", body = Notification),
         (status = 401, description = "No valid access token", body = ApiError),
     ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn get(
     caller: Caller,
     req: HttpRequest,
@@ -40,7 +42,7 @@ pub async fn get(
         None => None,
         Some(value) => {
             Some(value.to_str().ok().and_then(|v| v.trim().parse::<i64>().ok()).filter(|seq| *seq >= 0).ok_or_else(
-                || ApiError::validation("Last-Event-ID must be the id of an event this stream sent: a whole number"),
+                || NotificationError::BadLastEventId(String::from_utf8_lossy(value.as_bytes()).into_owned()),
             )?)
         }
     };
@@ -48,7 +50,7 @@ pub async fn get(
     let wake = state.hub.open(&caller.user_id);
     let last_seq = match resume {
         Some(seq) => seq,
-        None => inbox::last_seq(&state.db, &caller.user_id).await.map_err(|e| ApiError::storage(&e))?,
+        None => inbox::last_seq(&state.db, &caller.user_id).await?,
     };
     let mut heartbeat = tokio::time::interval(state.heartbeat);
     heartbeat.reset();

@@ -5,23 +5,22 @@ use std::collections::{HashMap, HashSet};
 
 use wm_proto::{Payload, v1::Role};
 use wm_storage::{
-    Tx,
+    StorageError, Tx,
     bulk::{self, Rows},
+    execute,
     query::Bind,
     with_tx,
 };
 
-use super::execute;
-
 /// Users who may act on a notification: active admins and operators.
-pub async fn recipients(tx: &mut Tx) -> Result<Vec<String>, sqlx::Error> {
+pub async fn recipients(tx: &mut Tx) -> Result<Vec<String>, StorageError> {
     let sql = "SELECT user_id FROM notification_users WHERE active = TRUE AND role IN ('admin', 'operator') \
                ORDER BY user_id";
-    with_tx!(tx, conn => sqlx::query_scalar(sql).fetch_all(&mut **conn).await)
+    Ok(with_tx!(tx, conn => sqlx::query_scalar(sql).fetch_all(&mut **conn).await)?)
 }
 
 /// A device's display name, or its id when unknown.
-pub async fn device_name(tx: &mut Tx, device_id: &str) -> Result<String, sqlx::Error> {
+pub async fn device_name(tx: &mut Tx, device_id: &str) -> Result<String, StorageError> {
     let sql = "SELECT device_name FROM notification_devices WHERE device_id = $1";
     let name: Option<String> =
         with_tx!(tx, conn => sqlx::query_scalar(sql).bind(device_id).fetch_optional(&mut **conn).await)?;
@@ -29,7 +28,7 @@ pub async fn device_name(tx: &mut Tx, device_id: &str) -> Result<String, sqlx::E
 }
 
 /// Applies an auth or registry event.
-pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), sqlx::Error> {
+pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {
     match event {
         Payload::UserCreated(u) => {
             let sql = "INSERT INTO notification_users (user_id, role, active) VALUES ($1, $2, TRUE) \
@@ -53,7 +52,7 @@ pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), sqlx::Error> {
 
 /// Loads the names of newly registered devices in a few statements
 /// (`COPY` on PostgreSQL): `wmeter seed`.
-pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), sqlx::Error> {
+pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), StorageError> {
     let mut names = Rows::new(2);
     for event in events {
         match event {
@@ -66,14 +65,14 @@ pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
-async fn name(tx: &mut Tx, id: &str, device_name: &str) -> Result<(), sqlx::Error> {
+async fn name(tx: &mut Tx, id: &str, device_name: &str) -> Result<(), StorageError> {
     let sql = "INSERT INTO notification_devices (device_id, device_name) VALUES ($1, $2) \
                ON CONFLICT (device_id) DO UPDATE SET device_name = excluded.device_name";
     execute!(tx, sql, id, device_name)?;
     Ok(())
 }
 
-async fn forget(tx: &mut Tx, id: &str) -> Result<(), sqlx::Error> {
+async fn forget(tx: &mut Tx, id: &str) -> Result<(), StorageError> {
     execute!(tx, "DELETE FROM notification_devices WHERE device_id = $1", id)?;
     execute!(tx, "DELETE FROM notification_gateways WHERE gateway_id = $1", id)?;
     Ok(())
@@ -89,7 +88,7 @@ fn role(role: Role) -> &'static str {
 
 /// The gateways were heard, each at its latest `at` (µs), in two
 /// statements. Returns those that had been declared lost: they are back.
-pub async fn gateways_seen(tx: &mut Tx, seen: &HashMap<String, i64>) -> Result<HashSet<String>, sqlx::Error> {
+pub async fn gateways_seen(tx: &mut Tx, seen: &HashMap<String, i64>) -> Result<HashSet<String>, StorageError> {
     let ids = seen.keys().map(Bind::from).collect();
     let known: Vec<(String, bool)> =
         bulk::fetch_in(tx, "SELECT gateway_id, lost FROM notification_gateways", "gateway_id", ids).await?;
@@ -104,7 +103,7 @@ pub async fn gateways_seen(tx: &mut Tx, seen: &HashMap<String, i64>) -> Result<H
 
 /// Marks lost the gateways not heard since `before` (µs) that were not yet;
 /// returns them with when they were last heard.
-pub async fn newly_lost(tx: &mut Tx, before: i64) -> Result<Vec<(String, i64)>, sqlx::Error> {
+pub async fn newly_lost(tx: &mut Tx, before: i64) -> Result<Vec<(String, i64)>, StorageError> {
     let sql = "SELECT gateway_id, lastseen FROM notification_gateways WHERE lost = FALSE AND lastseen < $1 \
                ORDER BY gateway_id";
     let lost: Vec<(String, i64)> = with_tx!(tx, conn => sqlx::query_as(sql).bind(before).fetch_all(&mut **conn).await)?;
@@ -115,7 +114,7 @@ pub async fn newly_lost(tx: &mut Tx, before: i64) -> Result<Vec<(String, i64)>, 
 }
 
 /// Forgets everything, before a rebuild.
-pub async fn reset(tx: &mut Tx) -> Result<(), sqlx::Error> {
+pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
     for table in ["notification_users", "notification_devices", "notification_gateways"] {
         execute!(tx, sqlx::AssertSqlSafe(format!("DELETE FROM {table}")))?;
     }

@@ -3,12 +3,10 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 use wm_storage::{
-    Db, Tx,
+    Db, StorageError, Tx, execute,
     query::{self, Bind},
     with_tx,
 };
-
-use super::execute;
 
 /// A notification (spec §3), as the API and the stream show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema, sqlx::FromRow)]
@@ -44,13 +42,13 @@ const COLUMNS: &str = "seq, id, user_id, device_name, device_id, device_kind, ev
 /// Stores `n`, with a new `seq` when `n.seq` is 0 (otherwise with its own,
 /// as a rebuild does); returns the `seq`, or `None` when a notification
 /// with its id exists already.
-pub async fn insert(tx: &mut Tx, n: &Notification) -> Result<Option<i64>, sqlx::Error> {
+pub async fn insert(tx: &mut Tx, n: &Notification) -> Result<Option<i64>, StorageError> {
     let (columns, values) = if n.seq == 0 { ("", "") } else { ("seq, ", "$9, ") };
     let sql = format!(
         "INSERT INTO notifications ({columns}id, user_id, device_name, device_id, device_kind, event, status, created_at) \
          VALUES ({values}$1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING seq"
     );
-    with_tx!(tx, conn => {
+    Ok(with_tx!(tx, conn => {
         let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
             .bind(&n.id)
             .bind(&n.user_id)
@@ -64,12 +62,12 @@ pub async fn insert(tx: &mut Tx, n: &Notification) -> Result<Option<i64>, sqlx::
             query = query.bind(n.seq);
         }
         query.fetch_optional(&mut **conn).await
-    })
+    })?)
 }
 
 /// After explicit `seq`s were inserted: new ones continue after them
 /// (PostgreSQL's sequence does not follow explicit values; SQLite's does).
-pub async fn continue_seq(tx: &mut Tx) -> Result<(), sqlx::Error> {
+pub async fn continue_seq(tx: &mut Tx) -> Result<(), StorageError> {
     if let Tx::Postgres(conn) = tx {
         let sql = "SELECT setval(pg_get_serial_sequence('notifications', 'seq'), \
                    GREATEST((SELECT MAX(seq) FROM notifications), 1))";
@@ -79,36 +77,37 @@ pub async fn continue_seq(tx: &mut Tx) -> Result<(), sqlx::Error> {
 }
 
 /// A user's notifications, newest first, at most `max`.
-pub async fn newest(db: &Db, user_id: &str, max: i64) -> Result<Vec<Notification>, sqlx::Error> {
+pub async fn newest(db: &Db, user_id: &str, max: i64) -> Result<Vec<Notification>, StorageError> {
     let sql = format!("SELECT {COLUMNS} FROM notifications WHERE user_id = $1 ORDER BY seq DESC LIMIT $2");
     query::fetch_all(db, sql, vec![Bind::Text(user_id.to_owned()), Bind::Int(max)]).await
 }
 
 /// The highest `seq` of a user's notifications (0 when none).
-pub async fn last_seq(db: &Db, user_id: &str) -> Result<i64, sqlx::Error> {
+pub async fn last_seq(db: &Db, user_id: &str) -> Result<i64, StorageError> {
     let sql = "SELECT COALESCE(MAX(seq), 0) FROM notifications WHERE user_id = $1".to_owned();
     query::fetch_count(db, sql, vec![Bind::Text(user_id.to_owned())]).await
 }
 
 /// A user's notifications after `seq`, oldest first: what a reconnecting
 /// stream missed.
-pub async fn after(db: &Db, user_id: &str, seq: i64, max: i64) -> Result<Vec<Notification>, sqlx::Error> {
+pub async fn after(db: &Db, user_id: &str, seq: i64, max: i64) -> Result<Vec<Notification>, StorageError> {
     let sql = format!("SELECT {COLUMNS} FROM notifications WHERE user_id = $1 AND seq > $2 ORDER BY seq LIMIT $3");
     query::fetch_all(db, sql, vec![Bind::Text(user_id.to_owned()), Bind::Int(seq), Bind::Int(max)]).await
 }
 
 /// Deletes a user's notifications about `device_name` created up to `at`.
-pub async fn dismiss(tx: &mut Tx, user_id: &str, device_name: &str, at: i64) -> Result<u64, sqlx::Error> {
+pub async fn dismiss(tx: &mut Tx, user_id: &str, device_name: &str, at: i64) -> Result<u64, StorageError> {
     let sql = "DELETE FROM notifications WHERE user_id = $1 AND device_name = $2 AND created_at <= $3";
     execute!(tx, sql, user_id, device_name, at)
 }
 
 /// Deletes all of a user's notifications created up to `at`.
-pub async fn clear(tx: &mut Tx, user_id: &str, at: i64) -> Result<u64, sqlx::Error> {
+pub async fn clear(tx: &mut Tx, user_id: &str, at: i64) -> Result<u64, StorageError> {
     execute!(tx, "DELETE FROM notifications WHERE user_id = $1 AND created_at <= $2", user_id, at)
 }
 
 /// Empties the table, before a rebuild.
-pub async fn reset(tx: &mut Tx) -> Result<(), sqlx::Error> {
-    with_tx!(tx, conn => sqlx::query("DELETE FROM notifications").execute(&mut **conn).await.map(|_| ()))
+pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
+    execute!(tx, "DELETE FROM notifications")?;
+    Ok(())
 }

@@ -11,7 +11,7 @@ use wm_proto::{
     },
 };
 
-use crate::uplink::{Body, Unit, Uplink};
+use wm_uplink::{Body, Unit, Uplink};
 
 /// The registered devices an uplink concerns.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,28 +7,22 @@
 
 pub mod events;
 pub mod metrics;
-pub mod valve;
 pub mod worker;
 
-use std::{
-    collections::{HashMap, HashSet},
-    sync::Arc,
-};
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
-use wm_domain::{Clock, SerialNumber};
-use wm_eventlog::outbox::{self, Relay};
+use wm_domain::SerialNumber;
+use wm_eventlog::outbox;
 use wm_proto::{Envelope, Payload, gateway_actor, time::to_timestamp, v1::DeadLetter};
-use wm_storage::{Db, Tx};
+use wm_storage::{StorageError, Tx};
+use wm_uplink::{self as uplink, Body, MeterRef, Rejection, Uplink};
 
-use self::{
-    events::{Resolved, events},
-    metrics::IngestMetrics,
-};
+use self::events::{Resolved, events};
 use crate::{
     NAME,
-    storage::{commands, directory, telemetry},
-    uplink::{self, Body, MeterRef, Rejection, Uplink},
+    state::IngestState,
+    storage::{directory, telemetry, valve_commands},
 };
 
 /// The most of a rejected payload kept in its dead letter.
@@ -50,65 +44,53 @@ pub enum Outcome {
     Rejected(Rejection),
 }
 
-#[derive(Clone, Debug)]
-pub struct Ingest {
-    pub db: Db,
-    pub relay: Relay,
-    pub clock: Arc<dyn Clock>,
-    pub metrics: IngestMetrics,
-    /// Wakes the valve-command dispatcher.
-    pub dispatch: Arc<tokio::sync::Notify>,
-}
-
-impl Ingest {
-    /// Takes in a batch in one transaction; the caller acknowledges the
-    /// messages once this returns `Ok`. An `Err` is an infrastructure
-    /// failure: nothing was kept, and the batch should be retried.
-    pub async fn accept(&self, batch: &[Received]) -> Result<Vec<Outcome>, outbox::OutboxError> {
-        let now = self.clock.now();
-        let mut tx = self.db.begin_write().await?;
-        let mut accepted = Vec::new();
-        let mut staged = Vec::new();
-        let mut outcomes = Vec::with_capacity(batch.len());
-        for (message, taken) in batch.iter().zip(take(&mut tx, batch, now).await?) {
-            let outcome = match taken {
-                Taken::Accepted(envelopes) => {
-                    accepted.extend_from_slice(&envelopes);
-                    staged.extend(envelopes);
-                    Outcome::Accepted
-                }
-                Taken::Duplicate => Outcome::Duplicate,
-                Taken::Rejected(rejection, gateway) => {
-                    staged.push(dead_letter(message, &rejection, gateway, now));
-                    tracing::info!(
-                        topic = message.topic,
-                        reason = rejection.label(),
-                        detail = rejection.detail,
-                        "uplink dead-lettered"
-                    );
-                    Outcome::Rejected(rejection)
-                }
-            };
-            outcomes.push(outcome);
-        }
-        telemetry::persist_all(&mut tx, &accepted).await?;
-        outbox::stage(&mut tx, NAME, None, &staged).await?;
-        tx.commit().await?;
-        self.relay.wake();
-        let back_online = |e: &Envelope| matches!(&e.payload, Some(Payload::GatewayStatusChanged(s)) if s.online);
-        if accepted.iter().any(back_online) {
-            // Its waiting valve commands go now.
-            self.dispatch.notify_one();
-        }
-        for outcome in &outcomes {
-            match outcome {
-                Outcome::Accepted => self.metrics.accepted(),
-                Outcome::Duplicate => self.metrics.duplicate(),
-                Outcome::Rejected(rejection) => self.metrics.rejected(rejection.label()),
+/// Takes in a batch in one transaction; the caller acknowledges the
+/// messages once this returns `Ok`. An `Err` is an infrastructure failure:
+/// nothing was kept, and the batch should be retried.
+pub async fn accept(state: &IngestState, batch: &[Received]) -> Result<Vec<Outcome>, StorageError> {
+    let now = state.now();
+    let mut tx = state.db.begin_write().await?;
+    let mut accepted = Vec::new();
+    let mut staged = Vec::new();
+    let mut outcomes = Vec::with_capacity(batch.len());
+    for (message, taken) in batch.iter().zip(take(&mut tx, batch, now).await?) {
+        let outcome = match taken {
+            Taken::Accepted(envelopes) => {
+                accepted.extend_from_slice(&envelopes);
+                staged.extend(envelopes);
+                Outcome::Accepted
             }
-        }
-        Ok(outcomes)
+            Taken::Duplicate => Outcome::Duplicate,
+            Taken::Rejected(rejection, gateway) => {
+                staged.push(dead_letter(message, &rejection, gateway, now));
+                tracing::info!(
+                    topic = message.topic,
+                    reason = rejection.label(),
+                    detail = rejection.detail,
+                    "uplink dead-lettered"
+                );
+                Outcome::Rejected(rejection)
+            }
+        };
+        outcomes.push(outcome);
     }
+    telemetry::persist_all(&mut tx, &accepted).await?;
+    outbox::stage(&mut tx, NAME, None, &staged).await?;
+    tx.commit().await?;
+    state.relay.wake();
+    let back_online = |e: &Envelope| matches!(&e.payload, Some(Payload::GatewayStatusChanged(s)) if s.online);
+    if accepted.iter().any(back_online) {
+        // Its waiting valve commands go now.
+        state.dispatch.notify_one();
+    }
+    for outcome in &outcomes {
+        match outcome {
+            Outcome::Accepted => state.metrics.accepted(),
+            Outcome::Duplicate => state.metrics.duplicate(),
+            Outcome::Rejected(rejection) => state.metrics.rejected(rejection.label()),
+        }
+    }
+    Ok(outcomes)
 }
 
 enum Taken {
@@ -128,7 +110,7 @@ struct Parsed {
 /// What becomes of each message of `batch`, in order. The devices named
 /// are looked up, and the message ids claimed, in a few statements for the
 /// whole batch.
-async fn take(tx: &mut Tx, batch: &[Received], now: DateTime<Utc>) -> Result<Vec<Taken>, sqlx::Error> {
+async fn take(tx: &mut Tx, batch: &[Received], now: DateTime<Utc>) -> Result<Vec<Taken>, StorageError> {
     let topics: Vec<_> = batch.iter().map(|m| uplink::topic::parse(&m.topic)).collect();
     let serials = topics.iter().flatten().map(|(serial, _)| serial.as_str()).collect();
     let gateways = directory::gateways(tx, &serials).await?;
@@ -195,10 +177,10 @@ async fn resolve(
     tx: &mut Tx,
     parsed: &Parsed,
     meters: &HashMap<MeterRef, String>,
-) -> Result<Result<Option<String>, Rejection>, sqlx::Error> {
+) -> Result<Result<Option<String>, Rejection>, StorageError> {
     Ok(match &parsed.uplink.body {
         // An ack names the command; the command knows its meter.
-        Body::Ack { command_id, .. } => Ok(commands::meter_of(tx, command_id).await?),
+        Body::Ack { command_id, .. } => Ok(valve_commands::meter_of(tx, command_id).await?),
         body => match meter_of(body) {
             None => Ok(None),
             Some(meter) => match meters.get(meter) {
@@ -218,7 +200,7 @@ async fn claim(
     tx: &mut Tx,
     resolved: &[Result<(Parsed, Option<String>), Taken>],
     now: DateTime<Utc>,
-) -> Result<HashSet<(String, i64)>, sqlx::Error> {
+) -> Result<HashSet<(String, i64)>, StorageError> {
     let claims: Vec<(&str, u64)> = resolved
         .iter()
         .flatten()
@@ -227,7 +209,7 @@ async fn claim(
     telemetry::claim(tx, &claims, now.timestamp_micros()).await
 }
 
-fn meter_of(body: &Body) -> Option<&uplink::MeterRef> {
+fn meter_of(body: &Body) -> Option<&MeterRef> {
     match body {
         Body::Reading { meter, .. }
         | Body::Ble { meter, .. }

@@ -8,12 +8,14 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::{Ingest, Received};
-use crate::mqtt::link::{Delivery, Link};
+use wm_mqtt::{Delivery, Link};
+
+use super::{Received, accept};
+use crate::state::IngestState;
 
 /// Runs until `stop` or until the connection's channel closes.
 pub async fn run(
-    ingest: Ingest,
+    ingest: IngestState,
     link: Link,
     mut deliveries: mpsc::UnboundedReceiver<Delivery>,
     batch: usize,
@@ -51,10 +53,10 @@ pub async fn run(
 
 /// Ingests `received`, retrying with backoff while storage fails; false
 /// when stopped first (nothing acknowledged: the broker redelivers).
-async fn keep(ingest: &Ingest, received: &[Received], stop: &CancellationToken) -> bool {
+async fn keep(ingest: &IngestState, received: &[Received], stop: &CancellationToken) -> bool {
     let mut backoff = Duration::from_millis(100);
     loop {
-        match ingest.accept(received).await {
+        match accept(ingest, received).await {
             Ok(_) => return true,
             Err(e) => {
                 tracing::warn!(error = ?e, messages = received.len(), "cannot store uplinks, retrying");

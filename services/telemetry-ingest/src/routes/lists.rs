@@ -7,7 +7,8 @@ use wm_http::{ApiError, auth::Caller};
 
 use super::params::{ListQuery, id_of};
 use crate::{
-    ingest::Ingest,
+    error::IngestError,
+    state::IngestState,
     storage::reads::{self, Activity, Ble, Consumption, CriticalAlert, Discovery},
 };
 
@@ -16,10 +17,10 @@ use crate::{
     responses((status = 200, body = Vec<Activity>), (status = 400, body = ApiError)), security(("bearer" = [])))]
 pub async fn all_activity(
     _: Caller,
-    state: web::Data<Ingest>,
+    state: web::Data<IngestState>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::gateway_activity(&state.db, &query.slice(None)?).await.map_err(|e| ApiError::storage(&e))?;
+    let rows = reads::gateway_activity(&state.db, &query.slice(None)?).await?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -29,13 +30,11 @@ pub async fn all_activity(
     responses((status = 200, body = Vec<Activity>), (status = 400, body = ApiError)), security(("bearer" = [])))]
 pub async fn gateway_activity(
     _: Caller,
-    state: web::Data<Ingest>,
+    state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::gateway_activity(&state.db, &query.slice(Some(("gateway_id", &id)))?)
-        .await
-        .map_err(|e| ApiError::storage(&e))?;
+    let rows = reads::gateway_activity(&state.db, &query.slice(Some(("gateway_id", &id)))?).await?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -45,13 +44,11 @@ pub async fn gateway_activity(
     responses((status = 200, body = Vec<Activity>), (status = 400, body = ApiError)), security(("bearer" = [])))]
 pub async fn meter_activity(
     _: Caller,
-    state: web::Data<Ingest>,
+    state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::gateway_activity(&state.db, &query.slice(Some(("meter_id", &id)))?)
-        .await
-        .map_err(|e| ApiError::storage(&e))?;
+    let rows = reads::gateway_activity(&state.db, &query.slice(Some(("meter_id", &id)))?).await?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -61,13 +58,11 @@ pub async fn meter_activity(
     responses((status = 200, body = Vec<Ble>), (status = 400, body = ApiError)), security(("bearer" = [])))]
 pub async fn gateway_ble(
     _: Caller,
-    state: web::Data<Ingest>,
+    state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::ble_activity(&state.db, &query.slice(Some(("gateway_id", &id)))?)
-        .await
-        .map_err(|e| ApiError::storage(&e))?;
+    let rows = reads::ble_activity(&state.db, &query.slice(Some(("gateway_id", &id)))?).await?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -77,13 +72,11 @@ pub async fn gateway_ble(
     responses((status = 200, body = Vec<Ble>), (status = 400, body = ApiError)), security(("bearer" = [])))]
 pub async fn meter_ble(
     _: Caller,
-    state: web::Data<Ingest>,
+    state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::ble_activity(&state.db, &query.slice(Some(("meter_id", &id)))?)
-        .await
-        .map_err(|e| ApiError::storage(&e))?;
+    let rows = reads::ble_activity(&state.db, &query.slice(Some(("meter_id", &id)))?).await?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -98,11 +91,11 @@ pub async fn meter_ble(
     responses((status = 200, body = Vec<Discovery>), (status = 400, body = ApiError)), security(("bearer" = [])))]
 pub async fn discoveries(
     _: Caller,
-    state: web::Data<Ingest>,
+    state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::discoveries(&state.db, &query.discoveries_of(&id)?).await.map_err(|e| ApiError::storage(&e))?;
+    let rows = reads::discoveries(&state.db, &query.discoveries_of(&id)?).await?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -112,13 +105,11 @@ pub async fn discoveries(
     responses((status = 200, body = Vec<Consumption>), (status = 400, body = ApiError)), security(("bearer" = [])))]
 pub async fn consumption(
     _: Caller,
-    state: web::Data<Ingest>,
+    state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let rows = reads::consumption(&state.db, &query.slice(Some(("meter_id", &id)))?)
-        .await
-        .map_err(|e| ApiError::storage(&e))?;
+    let rows = reads::consumption(&state.db, &query.slice(Some(("meter_id", &id)))?).await?;
     Ok(HttpResponse::Ok().json(rows))
 }
 
@@ -137,15 +128,17 @@ pub struct AlertQuery {
     responses((status = 200, body = Vec<CriticalAlert>), (status = 400, body = ApiError)), security(("bearer" = [])))]
 pub async fn alerts(
     _: Caller,
-    state: web::Data<Ingest>,
+    state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<AlertQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let only_raised = match query.only_raised.as_deref() {
         None | Some("false") => false,
         Some("true") => true,
-        Some(other) => return Err(ApiError::validation(format!("onlyRaised must be true or false, not {other:?}"))),
+        Some(other) => {
+            return Err(IngestError::BadRequest(format!("onlyRaised must be true or false, not {other:?}")).into());
+        }
     };
-    let rows = reads::alerts(&state.db, &id_of(&id)?, only_raised).await.map_err(|e| ApiError::storage(&e))?;
+    let rows = reads::alerts(&state.db, &id_of(&id)?, only_raised).await?;
     Ok(HttpResponse::Ok().json(rows))
 }

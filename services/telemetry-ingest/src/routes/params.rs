@@ -3,9 +3,8 @@
 use serde::Deserialize;
 use utoipa::IntoParams;
 use wm_domain::DeviceId;
-use wm_http::ApiError;
 
-use crate::storage::reads::Slice;
+use crate::{error::IngestError, storage::reads::Slice};
 
 /// Rows per page when `max` is absent, and at most.
 const DEFAULT_MAX: i64 = 20;
@@ -33,14 +32,14 @@ pub struct ListQuery {
 
 impl ListQuery {
     /// The slice of rows asked for; `device` filters by the path's device.
-    pub fn slice(&self, device: Option<(&'static str, &str)>) -> Result<Slice, ApiError> {
-        let max = wm_http::params::max(self.max.as_deref(), DEFAULT_MAX, MAX_MAX).map_err(ApiError::validation)?;
+    pub fn slice(&self, device: Option<(&'static str, &str)>) -> Result<Slice, IngestError> {
+        let max = wm_http::params::max(self.max.as_deref(), DEFAULT_MAX, MAX_MAX).map_err(IngestError::BadRequest)?;
         let before = self
             .start
             .as_deref()
             .map(wm_http::params::start)
             .transpose()
-            .map_err(ApiError::validation)?
+            .map_err(IngestError::BadRequest)?
             .map(|at| at.timestamp_micros());
         let mut equal = Vec::new();
         if let Some((column, id)) = device {
@@ -57,15 +56,17 @@ impl ListQuery {
 
     /// [`ListQuery::slice`] of a gateway's peripheral discoveries, which
     /// name no meter: a `meterId` filter is refused.
-    pub fn discoveries_of(&self, gateway_id: &str) -> Result<Slice, ApiError> {
+    pub fn discoveries_of(&self, gateway_id: &str) -> Result<Slice, IngestError> {
         if self.meter_id.is_some() {
-            return Err(ApiError::validation("meterId does not apply to peripheral discoveries: they name no meter"));
+            return Err(IngestError::BadRequest(
+                "meterId does not apply to peripheral discoveries: they name no meter".to_owned(),
+            ));
         }
         self.slice(Some(("gateway_id", gateway_id)))
     }
 }
 
 /// A device id, canonical (lower case).
-pub fn id_of(s: &str) -> Result<String, ApiError> {
-    DeviceId::parse(s).map(|id| id.to_string()).map_err(|e| ApiError::validation(format!("{e}: {s:?}")))
+pub fn id_of(s: &str) -> Result<String, IngestError> {
+    DeviceId::parse(s).map(|id| id.to_string()).map_err(|e| IngestError::BadRequest(format!("{e}: {s:?}")))
 }

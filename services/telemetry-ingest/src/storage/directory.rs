@@ -6,17 +6,16 @@ use wm_domain::{BleAddress, SerialNumber};
 use wm_proto::Payload;
 
 use wm_storage::{
-    Tx,
+    StorageError, Tx,
     bulk::{self, Rows},
+    execute,
     query::Bind,
     with_tx,
 };
-
-use super::execute;
-use crate::uplink::MeterRef;
+use wm_uplink::MeterRef;
 
 /// The ids of the gateways with these serials, by serial.
-pub async fn gateways(tx: &mut Tx, serials: &HashSet<&str>) -> Result<HashMap<String, String>, sqlx::Error> {
+pub async fn gateways(tx: &mut Tx, serials: &HashSet<&str>) -> Result<HashMap<String, String>, StorageError> {
     let values = serials.iter().map(|s| Bind::from(*s)).collect();
     let rows: Vec<(String, String)> =
         bulk::fetch_in(tx, "SELECT serial_number, id FROM ingest_gateways", "serial_number", values).await?;
@@ -24,7 +23,7 @@ pub async fn gateways(tx: &mut Tx, serials: &HashSet<&str>) -> Result<HashMap<St
 }
 
 /// The ids of the meters these references name.
-pub async fn meters(tx: &mut Tx, meters: &HashSet<&MeterRef>) -> Result<HashMap<MeterRef, String>, sqlx::Error> {
+pub async fn meters(tx: &mut Tx, meters: &HashSet<&MeterRef>) -> Result<HashMap<MeterRef, String>, StorageError> {
     let (mut ble, mut serial) = (Vec::new(), Vec::new());
     for meter in meters {
         match meter {
@@ -52,7 +51,7 @@ pub async fn meters(tx: &mut Tx, meters: &HashSet<&MeterRef>) -> Result<HashMap<
 
 /// The BLE address and display name of a meter, for commands and
 /// notifications.
-pub async fn meter_address(tx: &mut Tx, meter_id: &str) -> Result<Option<(BleAddress, String)>, sqlx::Error> {
+pub async fn meter_address(tx: &mut Tx, meter_id: &str) -> Result<Option<(BleAddress, String)>, StorageError> {
     let sql = "SELECT ble_address, device_name FROM ingest_meters WHERE id = $1";
     let row: Option<(String, String)> =
         with_tx!(tx, conn => sqlx::query_as(sql).bind(meter_id).fetch_optional(&mut **conn).await)?;
@@ -61,7 +60,7 @@ pub async fn meter_address(tx: &mut Tx, meter_id: &str) -> Result<Option<(BleAdd
 
 /// Applies one registry event. Registry events arrive in one totally
 /// ordered stream, so upserts and deletes by id converge.
-pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), sqlx::Error> {
+pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {
     match event {
         Payload::GatewayRegistered(g) => {
             let sql = "INSERT INTO ingest_gateways (id, serial_number) VALUES ($1, $2) \
@@ -87,7 +86,7 @@ pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), sqlx::Error> {
 
 /// Loads new registrations in a few statements (`COPY` on PostgreSQL):
 /// `wmeter seed`.
-pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), sqlx::Error> {
+pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), StorageError> {
     let (mut gateways, mut meters) = (Rows::new(2), Rows::new(4));
     for event in events {
         match event {
@@ -107,7 +106,7 @@ pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), sqlx::Error> {
 }
 
 /// Forgets every device, before a rebuild.
-pub async fn reset(tx: &mut Tx) -> Result<(), sqlx::Error> {
+pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
     execute!(tx, "DELETE FROM ingest_gateways")?;
     execute!(tx, "DELETE FROM ingest_meters")?;
     Ok(())

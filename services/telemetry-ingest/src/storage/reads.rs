@@ -4,7 +4,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 use wm_storage::{
-    Db,
+    Db, StorageError,
     query::{self, Bind, Conditions},
 };
 
@@ -23,7 +23,7 @@ fn iso(micros: i64) -> String {
     chrono::DateTime::from_timestamp_micros(micros).unwrap_or_default().format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
 }
 
-async fn newest<T: query::Row>(db: &Db, table: &str, columns: &str, slice: &Slice) -> Result<Vec<T>, sqlx::Error> {
+async fn newest<T: query::Row>(db: &Db, table: &str, columns: &str, slice: &Slice) -> Result<Vec<T>, StorageError> {
     let mut conditions = Conditions::default();
     for (column, value) in &slice.equal {
         conditions.push(Bind::Text(value.clone()), |p| format!("{column} = {p}"));
@@ -62,7 +62,7 @@ pub struct Activity {
     pub timestamp: String,
 }
 
-pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, sqlx::Error> {
+pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, StorageError> {
     let columns = "event_id, gateway_id, meter_id, mqtt_topic, action, occurred_at";
     let rows: Vec<ActivityRow> = newest(db, "gateway_activity", columns, slice).await?;
     Ok(rows
@@ -97,7 +97,7 @@ pub struct Ble {
     pub timestamp: String,
 }
 
-pub async fn ble_activity(db: &Db, slice: &Slice) -> Result<Vec<Ble>, sqlx::Error> {
+pub async fn ble_activity(db: &Db, slice: &Slice) -> Result<Vec<Ble>, StorageError> {
     let rows: Vec<BleRow> = newest(db, "ble_activity", "gateway_id, meter_id, rssi, occurred_at", slice).await?;
     Ok(rows
         .into_iter()
@@ -121,7 +121,7 @@ pub struct Discovery {
     pub timestamp: String,
 }
 
-pub async fn discoveries(db: &Db, slice: &Slice) -> Result<Vec<Discovery>, sqlx::Error> {
+pub async fn discoveries(db: &Db, slice: &Slice) -> Result<Vec<Discovery>, StorageError> {
     let rows: Vec<DiscoveryRow> = newest(db, "discoveries", "device_name, ble_address, occurred_at", slice).await?;
     Ok(rows
         .into_iter()
@@ -146,7 +146,7 @@ pub struct Consumption {
     pub timestamp: String,
 }
 
-pub async fn consumption(db: &Db, slice: &Slice) -> Result<Vec<Consumption>, sqlx::Error> {
+pub async fn consumption(db: &Db, slice: &Slice) -> Result<Vec<Consumption>, StorageError> {
     let rows: Vec<ReadingRow> = newest(db, "readings", "event_id, record_ml, occurred_at", slice).await?;
     #[expect(clippy::cast_precision_loss, reason = "a record below 2^53 ml is exact")]
     let litres = |ml: i64| ml as f64 / 1000.0;
@@ -178,7 +178,7 @@ pub struct CriticalAlert {
 }
 
 /// A meter's alerts, raised first, then the most recently updated.
-pub async fn alerts(db: &Db, meter_id: &str, only_raised: bool) -> Result<Vec<CriticalAlert>, sqlx::Error> {
+pub async fn alerts(db: &Db, meter_id: &str, only_raised: bool) -> Result<Vec<CriticalAlert>, StorageError> {
     let mut conditions = Conditions::default();
     conditions.push(Bind::Text(meter_id.to_owned()), |p| format!("meter_id = {p}"));
     if only_raised {
@@ -198,13 +198,4 @@ pub async fn alerts(db: &Db, meter_id: &str, only_raised: bool) -> Result<Vec<Cr
             updated_at: iso(r.updated_at),
         })
         .collect())
-}
-
-/// The meter's latest shutdown request: its id and status.
-pub async fn latest_shutdown(db: &Db, meter_id: &str) -> Result<Option<(String, String)>, sqlx::Error> {
-    let sql = "SELECT request_id, status FROM shutdown_requests WHERE meter_id = $1 \
-               ORDER BY requested_at DESC, request_id DESC LIMIT 1"
-        .to_owned();
-    let rows: Vec<(String, String)> = query::fetch_all(db, sql, vec![Bind::Text(meter_id.to_owned())]).await?;
-    Ok(rows.into_iter().next())
 }

@@ -1,7 +1,7 @@
 //! Retention: telemetry older than the configured period is deleted, in
 //! small batches so no transaction holds the tables for long.
 
-use wm_storage::{Db, with_pool};
+use wm_storage::{Db, StorageError, with_pool};
 
 /// Tables pruned, and the column holding each row's time (µs).
 const TABLES: [(&str, &str); 5] = [
@@ -15,7 +15,7 @@ const TABLES: [(&str, &str); 5] = [
 const BATCH: i64 = 5_000;
 
 /// Deletes every row older than `before` (µs); returns how many.
-pub async fn prune(db: &Db, before: i64) -> Result<u64, sqlx::Error> {
+pub async fn prune(db: &Db, before: i64) -> Result<u64, StorageError> {
     let mut deleted = 0;
     for (table, column) in TABLES {
         // `DELETE … LIMIT` is not portable; a keyed subquery is.

@@ -4,23 +4,21 @@
 //! event twice changes nothing.
 
 use std::collections::HashSet;
-use wm_proto::{
-    Envelope, Payload,
-    v1::{ShutdownAnswerStatus, VolumeUnit},
-};
 
+use wm_proto::{Envelope, Payload, v1::VolumeUnit};
 use wm_storage::{
-    Tx,
+    StorageError, Tx,
     bulk::{self, Rows},
+    execute,
     query::Bind,
 };
 
-use super::execute;
+use super::{shutdowns, valve_commands};
 
 /// Records that each `(gateway_id, message_id)` was accepted, and returns
 /// those that were not already (the others are resends). A pair listed
 /// twice is claimed once, and returned once.
-pub async fn claim(tx: &mut Tx, claims: &[(&str, u64)], now_us: i64) -> Result<HashSet<(String, i64)>, sqlx::Error> {
+pub async fn claim(tx: &mut Tx, claims: &[(&str, u64)], now_us: i64) -> Result<HashSet<(String, i64)>, StorageError> {
     let mut rows = Rows::new(3);
     for (gateway_id, message_id) in claims {
         rows.push([(*gateway_id).into(), Bind::Int(message_id_value(*message_id)), Bind::Int(now_us)]);
@@ -38,7 +36,7 @@ pub fn message_id_value(message_id: u64) -> i64 {
 /// Applies telemetry and shutdown events to the read tables, in order. The
 /// append-only tables (activity, readings, discoveries), which no other
 /// event touches, take their rows in one statement each.
-pub async fn persist_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), sqlx::Error> {
+pub async fn persist_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), StorageError> {
     for (table, columns, rows) in append_only(tx, envelopes).await? {
         let head = format!("INSERT INTO {table} ({})", columns.join(", "));
         bulk::execute(tx, &head, " ON CONFLICT DO NOTHING", rows).await?;
@@ -48,7 +46,7 @@ pub async fn persist_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), sqlx
 
 /// [`persist_all`] for events known to be new, as `wmeter seed` makes:
 /// the append-only rows are loaded with `COPY` on PostgreSQL.
-pub async fn load_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), sqlx::Error> {
+pub async fn load_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), StorageError> {
     for (table, columns, rows) in append_only(tx, envelopes).await? {
         bulk::copy(tx, table, columns, rows).await?;
     }
@@ -59,7 +57,7 @@ type TableRows = (&'static str, &'static [&'static str], Rows);
 
 /// The rows of the append-only tables, per table; the other events are
 /// persisted one by one on the way.
-async fn append_only(tx: &mut Tx, envelopes: &[Envelope]) -> Result<[TableRows; 4], sqlx::Error> {
+async fn append_only(tx: &mut Tx, envelopes: &[Envelope]) -> Result<[TableRows; 4], StorageError> {
     let mut gateway_activity = Rows::new(6);
     let mut ble_activity = Rows::new(5);
     let mut readings = Rows::new(5);
@@ -103,30 +101,20 @@ async fn append_only(tx: &mut Tx, envelopes: &[Envelope]) -> Result<[TableRows; 
 }
 
 /// Applies one event that is not for an append-only table.
-async fn persist_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), sqlx::Error> {
+async fn persist_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), StorageError> {
     let (Some(payload), Some(at)) = (&envelope.payload, envelope.occurred_at_utc()) else { return Ok(()) };
     let at = at.timestamp_micros();
     match payload {
         Payload::AlertRaised(a) => alert(tx, &a.meter_id, &a.alert_type, true, at).await?,
         Payload::AlertCleared(a) => alert(tx, &a.meter_id, &a.alert_type, false, at).await?,
-        Payload::ShutdownRequested(s) => {
-            let sql = "INSERT INTO shutdown_requests (request_id, meter_id, gateway_id, status, requested_at) \
-                       VALUES ($1, $2, $3, 'requested', $4) ON CONFLICT DO NOTHING";
-            execute!(tx, sql, &s.request_id, &s.meter_id, &s.gateway_id, at)?;
-        }
-        Payload::ShutdownAnswered(a) => {
-            let status = if a.status() == ShutdownAnswerStatus::Confirmed { "confirmed" } else { "rejected" };
-            let sql = "UPDATE shutdown_requests SET status = $1, answered_at = $2, answered_by = $3 \
-                       WHERE request_id = $4 AND status = 'requested'";
-            execute!(tx, sql, status, at, &a.answered_by, &a.request_id)?;
-        }
+        Payload::ShutdownRequested(_) | Payload::ShutdownAnswered(_) => shutdowns::persist(tx, payload, at).await?,
         Payload::GatewayStatusChanged(g) => {
             let sql = "INSERT INTO gateway_sessions (gateway_id, online, updated_at) VALUES ($1, $2, $3) \
                        ON CONFLICT (gateway_id) DO UPDATE SET online = excluded.online, updated_at = excluded.updated_at";
             execute!(tx, sql, &g.gateway_id, g.online, at)?;
         }
         Payload::ValveCommandIssued(_) | Payload::ValveCommandSent(_) | Payload::CommandAcknowledged(_) => {
-            super::commands::persist(tx, payload, at).await?;
+            valve_commands::persist(tx, payload, at).await?;
         }
         _ => {}
     }
@@ -135,7 +123,7 @@ async fn persist_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), sqlx::Error
 
 /// The alert's latest state; a raise after a clear starts a new
 /// `receivedAt`.
-async fn alert(tx: &mut Tx, meter_id: &str, alert_type: &str, raised: bool, at: i64) -> Result<(), sqlx::Error> {
+async fn alert(tx: &mut Tx, meter_id: &str, alert_type: &str, raised: bool, at: i64) -> Result<(), StorageError> {
     let sql = "INSERT INTO alerts (meter_id, alert_type, raised, received_at, updated_at) VALUES ($1, $2, $3, $4, $4) \
                ON CONFLICT (meter_id, alert_type) DO UPDATE SET raised = excluded.raised, updated_at = excluded.updated_at, \
                received_at = CASE WHEN alerts.raised THEN alerts.received_at ELSE excluded.received_at END";
@@ -145,7 +133,7 @@ async fn alert(tx: &mut Tx, meter_id: &str, alert_type: &str, raised: bool, at: 
 
 /// Empties the read tables, before a rebuild. Accepted message ids stay:
 /// they guard against resends, which a rebuild does not change.
-pub async fn reset(tx: &mut Tx) -> Result<(), sqlx::Error> {
+pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
     let tables = [
         "gateway_activity",
         "ble_activity",

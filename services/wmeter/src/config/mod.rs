@@ -9,13 +9,13 @@ mod load;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+use wm_api_gateway::forward::GatewaySettings;
 use wm_device_registry::DeviceSettings;
 use wm_eventlog::{EventLogError, EventLogSettings, kafka::KafkaSettings};
-use wm_gateway::forward::GatewaySettings;
 use wm_http::{HttpSettings, telemetry::LogSettings};
 use wm_notification::NotificationSettings;
 use wm_storage::{Backend, DatabaseSettings};
-use wm_telemetry_ingest::{mqtt::settings::MqttSettings, retention::TelemetrySettings};
+use wm_telemetry_ingest::{MqttSettings, TelemetrySettings};
 
 pub use auth::AuthSettings;
 pub use error::ConfigError;

@@ -3,7 +3,7 @@
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use wm_auth::storage::users;
+use wm_auth::users;
 use wm_http::auth::Role;
 use wm_proto::{Payload, topics};
 

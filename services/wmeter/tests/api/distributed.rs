@@ -6,8 +6,7 @@ use wm_eventlog::{EventLogSettings, kafka::KafkaSettings};
 use wm_http::auth::Role as UserRole;
 use wm_test_support::{TestDb, servers};
 use wmeter::{
-    Role,
-    cli::Service,
+    Role, Service,
     config::{Mode, Settings},
 };
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use reqwest::Method;
 use serde_json::{Value, json};
-use wm_auth::storage::users;
+use wm_auth::users;
 use wm_http::auth::Role as UserRole;
 
 use crate::helpers::{spawn_app, spawn_gateway};

@@ -6,7 +6,7 @@ use chrono::Utc;
 use futures::future::BoxFuture;
 use tokio::sync::oneshot;
 use wm_auth::{
-    accounts,
+    actions,
     audit::{Audit, CLI_ACTOR},
 };
 use wm_domain::ManualClock;
@@ -98,7 +98,7 @@ pub async fn spawn_gateway(upstream: &str) -> TestApp {
         *url = Some(upstream.to_owned());
     }
     settings.gateway.connect_timeout_ms = 500;
-    spawn_with(settings, Mode::Distributed, Role::Service(wmeter::cli::Service::Gateway), None).await
+    spawn_with(settings, Mode::Distributed, Role::Service(wmeter::Service::ApiGateway), None).await
 }
 
 /// The logins (username = password) of a test's own Mosquitto.
@@ -163,13 +163,13 @@ impl DbUsers {
 impl Users for DbUsers {
     fn add<'a>(&'a self, username: &'a str, password: &'a str, role: UserRole) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            accounts::create(self.db(), &self.audit().await, CLI_ACTOR, username, password, role).await.unwrap();
+            actions::create(self.db(), &self.audit().await, CLI_ACTOR, username, password, role).await.unwrap();
         })
     }
 
     fn disable<'a>(&'a self, username: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            accounts::disable(self.db(), &self.audit().await, CLI_ACTOR, username).await.unwrap();
+            actions::disable(self.db(), &self.audit().await, CLI_ACTOR, username).await.unwrap();
         })
     }
 }

@@ -18,7 +18,7 @@ use crate::helpers::{TestApp, eventually};
 /// notification service) and waits until notifications know it.
 pub async fn user(app: &TestApp, name: &str, role: Role) -> String {
     let audit = Audit::open(app.event_log()).await.unwrap();
-    let user = wm_auth::accounts::create(app.db(), &audit, CLI_ACTOR, name, "a-long-password", role).await.unwrap();
+    let user = wm_auth::actions::create(app.db(), &audit, CLI_ACTOR, name, "a-long-password", role).await.unwrap();
     let id = user.id.clone();
     eventually("notifications know the user", || async {
         let sql = "SELECT COUNT(*) FROM notification_users WHERE user_id = $1";

@@ -104,7 +104,7 @@ async fn a_rebuild_gives_back_the_same_tables() {
         let before = snapshot(&app).await;
         assert!(before.len() > 10, "{before:?}");
         let log = app.event_log();
-        for projection in wm_device_registry::projections(app.db()) {
+        for projection in wm_device_registry::projections(app.db(), app.clock.clone()) {
             projection::rebuild(log.as_ref(), projection.as_ref(), RunOptions::default()).await.unwrap();
         }
         assert_eq!(snapshot(&app).await, before);

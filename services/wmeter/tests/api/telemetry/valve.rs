@@ -73,7 +73,9 @@ async fn a_confirmed_shutdown_closes_the_valve_once() {
 
         // Rebuilding the tables from the log sends nothing again.
         let log = app.event_log();
-        for p in wm_telemetry_ingest::projections(app.db()).into_iter().chain(wm_device_registry::projections(app.db()))
+        for p in wm_telemetry_ingest::projections(app.db())
+            .into_iter()
+            .chain(wm_device_registry::projections(app.db(), app.clock.clone()))
         {
             projection::rebuild(log.as_ref(), p.as_ref(), RunOptions::default()).await.unwrap();
         }

@@ -1,0 +1,15 @@
+//! MQTT plumbing that knows nothing of w-meter's topics or payloads:
+//!
+//! - [`broker`]: the embedded MQTT 3.1.1 broker of `wmeter serve`, which
+//!   acknowledges a publish only once the durable session (ingest's) has
+//!   acknowledged it;
+//! - [`link`]: a client connection kept up with backoff, whose deliveries
+//!   are acknowledged by hand once they are stored.
+//!
+//! The MQTT contract itself (topics, payloads) is `wm-uplink`'s.
+
+pub mod broker;
+pub mod link;
+
+pub use broker::{BrokerError, Durable, EmbeddedBroker, MAX_PACKET_BYTES};
+pub use link::{Delivery, Link, Login};

@@ -1,0 +1,141 @@
+//! A client connection to the broker (rumqttc), kept up with backoff.
+//! Deliveries are acknowledged by hand, after they are stored: the session
+//! is persistent (`clean_session = false`), so the broker redelivers what
+//! was not acknowledged when the connection dropped.
+
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use rumqttc::{AsyncClient, Event, EventLoop, MqttOptions, Packet, Publish, QoS};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::broker::MAX_PACKET_BYTES;
+
+/// Where and as whom to connect.
+#[derive(Clone)]
+pub struct Login {
+    pub host: String,
+    pub port: u16,
+    pub client_id: String,
+    pub username: String,
+    pub password: String,
+}
+
+impl std::fmt::Debug for Login {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Login")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("client_id", &self.client_id)
+            .field("username", &self.username)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A message delivered on one connection; it may be acknowledged only on
+/// that connection.
+#[derive(Debug)]
+pub struct Delivery {
+    pub publish: Publish,
+    connection: u64,
+}
+
+/// The client side of a connection: publish, and acknowledge deliveries.
+#[derive(Clone, Debug)]
+pub struct Link {
+    client: AsyncClient,
+    connection: Arc<AtomicU64>,
+}
+
+impl Link {
+    /// Connects (retrying until `stop`), subscribes to `filter` at QoS 1 on
+    /// every connection, and sends what arrives on the returned channel.
+    /// Messages are acknowledged by [`Link::ack`]; the broker sends at most
+    /// its in-flight window of unacknowledged ones, so the channel needs no
+    /// bound, and the connection must always be read: the acknowledgements
+    /// go out through it.
+    pub fn subscribe(
+        login: &Login,
+        filter: String,
+        stop: CancellationToken,
+    ) -> (Self, mpsc::UnboundedReceiver<Delivery>) {
+        let mut options = MqttOptions::new(&login.client_id, &login.host, login.port);
+        options
+            .set_credentials(&login.username, &login.password)
+            .set_clean_session(false)
+            .set_manual_acks(true)
+            .set_keep_alive(Duration::from_secs(30))
+            .set_max_packet_size(MAX_PACKET_BYTES + 1024, MAX_PACKET_BYTES + 1024);
+        let (client, eventloop) = AsyncClient::new(options, 1024);
+        let connection = Arc::new(AtomicU64::new(0));
+        let (tx, rx) = mpsc::unbounded_channel();
+        let link = Self { client: client.clone(), connection: connection.clone() };
+        tokio::spawn(drive(eventloop, client, filter, connection, tx, stop));
+        (link, rx)
+    }
+
+    /// Acknowledges `delivery`, unless it came on a connection that has
+    /// since dropped (the broker delivers it again).
+    pub async fn ack(&self, delivery: &Delivery) -> Result<(), rumqttc::ClientError> {
+        if delivery.connection != self.connection.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        self.client.ack(&delivery.publish).await
+    }
+
+    /// Publishes at QoS 1 (queued until the connection is up).
+    pub async fn publish(&self, topic: String, payload: Vec<u8>) -> Result<(), rumqttc::ClientError> {
+        self.client.publish(topic, QoS::AtLeastOnce, false, payload).await
+    }
+}
+
+async fn drive(
+    mut eventloop: EventLoop,
+    client: AsyncClient,
+    filter: String,
+    connection: Arc<AtomicU64>,
+    tx: mpsc::UnboundedSender<Delivery>,
+    stop: CancellationToken,
+) {
+    let mut backoff = Duration::from_millis(100);
+    loop {
+        let event = tokio::select! {
+            () = stop.cancelled() => {
+                let _ = client.try_disconnect();
+                return;
+            }
+            event = eventloop.poll() => event,
+        };
+        match event {
+            Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                backoff = Duration::from_millis(100);
+                let current = connection.fetch_add(1, Ordering::AcqRel) + 1;
+                tracing::info!(connection = current, "connected to the MQTT broker");
+                if let Err(e) = client.try_subscribe(filter.clone(), QoS::AtLeastOnce) {
+                    tracing::warn!(error = %e, "cannot subscribe");
+                }
+            }
+            Ok(Event::Incoming(Packet::Publish(publish))) => {
+                let delivery = Delivery { publish, connection: connection.load(Ordering::Acquire) };
+                if tx.send(delivery).is_err() {
+                    return;
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, retry_in_ms = backoff.as_millis(), "MQTT connection lost");
+                tokio::select! {
+                    () = stop.cancelled() => return,
+                    () = tokio::time::sleep(backoff) => {}
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(10));
+            }
+        }
+    }
+}

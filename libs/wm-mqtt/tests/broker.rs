@@ -1,0 +1,161 @@
+//! The embedded broker as MQTT clients meet it, over TCP.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking
+
+use std::{collections::HashMap, time::Duration};
+
+use rumqttc::{AsyncClient, ConnectReturnCode, ConnectionError, Event, EventLoop, LastWill, MqttOptions, Packet, QoS};
+
+use wm_mqtt::{Durable, EmbeddedBroker};
+
+const QUIET: Duration = Duration::from_millis(300);
+
+async fn broker() -> EmbeddedBroker {
+    let logins = HashMap::from([("svc".to_owned(), "svc-pw".to_owned()), ("gw".to_owned(), "gw-pw".to_owned())]);
+    let durable = Durable { client_id: "ingest".into(), username: "svc".into(), filter: "up/#".into(), window: 10 };
+    EmbeddedBroker::start("127.0.0.1:0".parse().unwrap(), logins, durable).await.unwrap()
+}
+
+fn options(broker: &EmbeddedBroker, client_id: &str, login: (&str, &str)) -> MqttOptions {
+    let mut options = MqttOptions::new(client_id, "127.0.0.1", broker.addr().port());
+    options.set_credentials(login.0, login.1).set_keep_alive(Duration::from_secs(5));
+    options
+}
+
+/// Polls until an event `pick` takes, or None after `within`.
+async fn next<T>(events: &mut EventLoop, within: Duration, mut pick: impl FnMut(Event) -> Option<T>) -> Option<T> {
+    tokio::time::timeout(within, async {
+        loop {
+            if let Some(found) = pick(events.poll().await.unwrap()) {
+                return found;
+            }
+        }
+    })
+    .await
+    .ok()
+}
+
+fn puback(event: Event) -> Option<u16> {
+    match event {
+        Event::Incoming(Packet::PubAck(ack)) => Some(ack.pkid),
+        _ => None,
+    }
+}
+
+fn publish(event: Event) -> Option<rumqttc::Publish> {
+    match event {
+        Event::Incoming(Packet::Publish(publish)) => Some(publish),
+        _ => None,
+    }
+}
+
+#[tokio::test]
+async fn a_publish_is_acknowledged_only_once_ingest_has_acknowledged_it() {
+    let broker = broker().await;
+    let (gateway, mut gateway_events) = AsyncClient::new(options(&broker, "gw-1", ("gw", "gw-pw")), 10);
+    gateway.publish("up/gw-1/reading", QoS::AtLeastOnce, false, "r1").await.unwrap();
+    assert!(next(&mut gateway_events, QUIET, puback).await.is_none(), "held while ingest has not connected yet");
+
+    let mut ingest_options = options(&broker, "ingest", ("svc", "svc-pw"));
+    ingest_options.set_clean_session(false).set_manual_acks(true);
+    let (ingest, mut ingest_events) = AsyncClient::new(ingest_options, 10);
+    // Ingest's subscription exists before it first connects.
+    let delivered = next(&mut ingest_events, Duration::from_secs(5), publish).await.expect("delivered to ingest");
+    assert_eq!(&delivered.payload[..], b"r1");
+    assert!(next(&mut gateway_events, QUIET, puback).await.is_none(), "held while ingest has not acknowledged");
+
+    ingest.ack(&delivered).await.unwrap();
+    let acked = tokio::spawn(async move { next(&mut ingest_events, Duration::from_secs(5), |_| None::<()>).await });
+    assert!(next(&mut gateway_events, Duration::from_secs(5), puback).await.is_some(), "acknowledged after ingest");
+    acked.abort();
+}
+
+#[tokio::test]
+async fn a_message_ingest_did_not_acknowledge_comes_again_when_it_reconnects() {
+    let broker = broker().await;
+    let mut ingest_options = options(&broker, "ingest", ("svc", "svc-pw"));
+    ingest_options.set_clean_session(false).set_manual_acks(true);
+    let (_ingest, mut ingest_events) = AsyncClient::new(ingest_options.clone(), 10);
+    next(&mut ingest_events, Duration::from_secs(5), |e| {
+        matches!(e, Event::Incoming(Packet::ConnAck(_))).then_some(())
+    })
+    .await
+    .unwrap();
+    let (gateway, mut gateway_events) = AsyncClient::new(options(&broker, "gw-1", ("gw", "gw-pw")), 10);
+    gateway.publish("up/gw-1/reading", QoS::AtLeastOnce, false, "r1").await.unwrap();
+    let sent = |e| matches!(e, Event::Outgoing(rumqttc::Outgoing::Publish(_))).then_some(());
+    next(&mut gateway_events, Duration::from_secs(5), sent).await.expect("sent");
+    next(&mut ingest_events, Duration::from_secs(5), publish).await.expect("delivered");
+    drop(ingest_events); // the connection drops without an acknowledgement
+
+    let (ingest, mut ingest_events) = AsyncClient::new(ingest_options, 10);
+    let again = next(&mut ingest_events, Duration::from_secs(5), publish).await.expect("delivered again");
+    assert!(again.dup);
+    assert!(next(&mut gateway_events, QUIET, puback).await.is_none());
+    ingest.ack(&again).await.unwrap();
+    let acked = tokio::spawn(async move { next(&mut ingest_events, Duration::from_secs(5), |_| None::<()>).await });
+    assert!(next(&mut gateway_events, Duration::from_secs(5), puback).await.is_some());
+    acked.abort();
+}
+
+#[tokio::test]
+async fn logins_and_ingest_s_client_id_are_checked() {
+    let broker = broker().await;
+    let refused = |options| async move {
+        let (_client, mut events) = AsyncClient::new(options, 10);
+        match events.poll().await {
+            Err(ConnectionError::ConnectionRefused(code)) => code,
+            other => panic!("not refused: {other:?}"),
+        }
+    };
+    assert_eq!(refused(options(&broker, "gw-1", ("gw", "wrong"))).await, ConnectReturnCode::BadUserNamePassword);
+    assert_eq!(refused(options(&broker, "gw-1", ("nobody", "gw-pw"))).await, ConnectReturnCode::BadUserNamePassword);
+    assert_eq!(refused(options(&broker, "ingest", ("gw", "gw-pw"))).await, ConnectReturnCode::BadClientId);
+}
+
+#[tokio::test]
+async fn a_lost_client_s_will_is_published_and_retained() {
+    let broker = broker().await;
+    let mut gateway_options = options(&broker, "gw-1", ("gw", "gw-pw"));
+    gateway_options.set_last_will(LastWill::new("up/gw-1/status", "offline", QoS::AtLeastOnce, true));
+    let (_gateway, mut gateway_events) = AsyncClient::new(gateway_options, 10);
+    next(&mut gateway_events, Duration::from_secs(5), |e| {
+        matches!(e, Event::Incoming(Packet::ConnAck(_))).then_some(())
+    })
+    .await
+    .unwrap();
+    drop(gateway_events); // gone without a DISCONNECT
+
+    let (watcher, mut watcher_events) = AsyncClient::new(options(&broker, "watcher", ("gw", "gw-pw")), 10);
+    tokio::time::sleep(QUIET).await;
+    watcher.subscribe("up/+/status", QoS::AtLeastOnce).await.unwrap();
+    let will = next(&mut watcher_events, Duration::from_secs(5), publish).await.expect("the retained will");
+    assert_eq!((will.topic.as_str(), &will.payload[..], will.retain), ("up/gw-1/status", &b"offline"[..], true));
+}
+
+#[tokio::test]
+async fn a_second_connection_takes_the_client_id_over() {
+    let broker = broker().await;
+    let (_first, mut first_events) = AsyncClient::new(options(&broker, "gw-1", ("gw", "gw-pw")), 10);
+    next(&mut first_events, Duration::from_secs(5), |e| matches!(e, Event::Incoming(Packet::ConnAck(_))).then_some(()))
+        .await
+        .unwrap();
+    let (second, mut second_events) = AsyncClient::new(options(&broker, "gw-1", ("gw", "gw-pw")), 10);
+    let connected = tokio::spawn(async move {
+        next(&mut second_events, Duration::from_secs(5), |e| match e {
+            Event::Incoming(Packet::ConnAck(ack)) => Some(ack.code),
+            _ => None,
+        })
+        .await
+    });
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if first_events.poll().await.is_err() {
+                return;
+            }
+        }
+    });
+    assert!(closed.await.is_ok(), "the first connection is closed");
+    assert_eq!(connected.await.unwrap(), Some(ConnectReturnCode::Success));
+    drop(second);
+}

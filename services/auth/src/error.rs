@@ -1,0 +1,84 @@
+//! Everything an auth request or account change can fail with, and the one
+//! place it becomes an HTTP answer.
+
+use actix_web::http::StatusCode;
+use wm_http::{ApiError, auth::TokenError};
+use wm_storage::StorageError;
+
+use crate::{hashers::HashersError, password::PasswordError, users::MAX_USERNAME_CHARS};
+
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    /// A wrong username, a wrong password, a disabled user, or a refresh
+    /// token that is unknown, expired, revoked or replayed: the answer never
+    /// says which.
+    #[error("invalid credentials")]
+    InvalidCredentials,
+    /// Too many failed sign-ins from this address or for this user.
+    #[error("too many failed sign-ins; retry in {retry_after_secs} s")]
+    Throttled { retry_after_secs: u64 },
+    /// The password-hashing queue is full: about a second of work waits.
+    #[error("too many sign-ins at once")]
+    Busy,
+    /// A refresh without the custom header a cross-site form cannot send.
+    #[error("the refresh header is missing")]
+    CsrfHeaderRequired,
+    /// A query parameter that cannot be used.
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("the username must be 1 to {MAX_USERNAME_CHARS} characters, without control characters")]
+    InvalidUsername,
+    #[error("the username '{0}' is taken")]
+    UsernameTaken(String),
+    #[error("no user is named '{0}'")]
+    NoSuchUser(String),
+    #[error(transparent)]
+    Password(#[from] PasswordError),
+    #[error("password hashing failed")]
+    Hashing(#[source] HashersError),
+    #[error("password hashing was interrupted")]
+    Interrupted(#[from] tokio::task::JoinError),
+    #[error("cannot sign the access token")]
+    Token(#[from] TokenError),
+    #[error("the change was made, but its audit record could not be written")]
+    Unrecorded(#[from] wm_eventlog::EventLogError),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+}
+
+impl From<HashersError> for AuthError {
+    fn from(e: HashersError) -> Self {
+        match e {
+            HashersError::Busy => AuthError::Busy,
+            other => AuthError::Hashing(other),
+        }
+    }
+}
+
+impl From<AuthError> for ApiError {
+    fn from(e: AuthError) -> Self {
+        match e {
+            AuthError::InvalidCredentials => {
+                ApiError::new(StatusCode::UNAUTHORIZED, "invalid_credentials", "Invalid credentials")
+            }
+            AuthError::Throttled { retry_after_secs } => {
+                ApiError::too_many_requests("Too many failed sign-ins; wait and try again", retry_after_secs)
+            }
+            AuthError::Busy => ApiError::too_many_requests("Too many sign-ins at once; try again in a moment", 1),
+            AuthError::CsrfHeaderRequired => ApiError::new(
+                StatusCode::FORBIDDEN,
+                "csrf_header_required",
+                "A refresh needs the X-WMeter-Refresh request header",
+            ),
+            AuthError::BadRequest(message) => ApiError::validation(message),
+            e @ (AuthError::InvalidUsername | AuthError::Password(_)) => ApiError::validation(e.to_string()),
+            e @ AuthError::UsernameTaken(_) => ApiError::conflict("already_in_use", e.to_string()),
+            e @ AuthError::NoSuchUser(_) => ApiError::not_found(e.to_string()),
+            AuthError::Storage(e) => e.into(),
+            e
+            @ (AuthError::Hashing(_) | AuthError::Interrupted(_) | AuthError::Token(_) | AuthError::Unrecorded(_)) => {
+                ApiError::internal(&e)
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! What operators do to devices (register, edit, delete), carried out: the
+//! aggregate decides the command against the stored state, the folded
+//! result is saved, and the events and the audit record are staged in the
+//! outbox, all in one transaction.
+
+use std::{collections::BTreeMap, sync::Arc};
+
+use wm_domain::{Clock, DeviceId, DeviceKind};
+use wm_eventlog::{
+    audit::{self, Attempt},
+    outbox::{self, Relay},
+};
+use wm_proto::{Envelope, Payload};
+use wm_storage::{Db, StorageError, Tx};
+
+use crate::{
+    NAME,
+    domain::{gateway, meter},
+    error::RegistryError,
+    messages::{EDIT_PHONE_IN_USE, already_in_use},
+    storage::{devices, identifiers},
+};
+
+/// The record key of every registry event. **Decision:** one key, so the
+/// registry topic is one totally ordered partition. Uniqueness spans
+/// devices (a serial freed by one delete is taken by the next
+/// registration), so a rebuild must see registry events in the order they
+/// happened, not only per device. Registrations are human-paced; one
+/// partition is plenty. The envelope's `device_id` still names the device.
+pub const REGISTRY_KEY: &str = "registry";
+
+/// The registry's write side.
+#[derive(Clone, Debug)]
+pub struct Actions {
+    pub db: Db,
+    pub relay: Relay,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Actions {
+    /// Registers a gateway and returns its new id.
+    pub async fn register_gateway(
+        &self,
+        attempt: &Attempt,
+        new: gateway::NewGateway,
+    ) -> Result<DeviceId, RegistryError> {
+        let id = DeviceId::with_timestamp(self.clock.now());
+        let wanted = vec![
+            ("serialNumber", new.serial_number.to_string()),
+            ("imei", new.imei.to_string()),
+            ("phoneNumber", new.phone_number.to_string()),
+            ("bleAddress", new.ble_address.to_string()),
+            ("macAddress", new.mac_address.to_string()),
+        ];
+        self.execute(attempt, DeviceKind::Gateway, id, already_in_use, async |tx: &mut Tx| {
+            refuse_taken(tx, id, &wanted, already_in_use).await?;
+            let registered_at = devices::next_registered_at(tx, DeviceKind::Gateway, self.clock.now()).await?;
+            let command = gateway::Command::Register { id, registered_at, gateway: new };
+            Ok(gateway::decide(None, false, command)?)
+        })
+        .await?;
+        Ok(id)
+    }
+
+    /// Registers a meter and returns its new id.
+    pub async fn register_meter(&self, attempt: &Attempt, new: meter::NewMeter) -> Result<DeviceId, RegistryError> {
+        let id = DeviceId::with_timestamp(self.clock.now());
+        let wanted = vec![("serialNumber", new.serial_number.to_string()), ("bleAddress", new.ble_address.to_string())];
+        self.execute(attempt, DeviceKind::Meter, id, already_in_use, async |tx: &mut Tx| {
+            refuse_taken(tx, id, &wanted, already_in_use).await?;
+            let registered_at = devices::next_registered_at(tx, DeviceKind::Meter, self.clock.now()).await?;
+            Ok(meter::decide(None, false, meter::Command::Register { id, registered_at, meter: new })?)
+        })
+        .await?;
+        Ok(id)
+    }
+
+    /// Edits or deletes the gateway `id`.
+    pub async fn change_gateway(
+        &self,
+        attempt: &Attempt,
+        id: DeviceId,
+        command: gateway::Command,
+    ) -> Result<(), RegistryError> {
+        let edit_message = |_: &str| EDIT_PHONE_IN_USE.to_owned();
+        self.execute(attempt, DeviceKind::Gateway, id, edit_message, async |tx: &mut Tx| {
+            let (state, seen) = devices::load_gateway(tx, &id.to_string()).await?;
+            if let gateway::Command::Update(gateway::GatewayChanges { phone_number: Some(phone), .. }) = &command {
+                refuse_taken(tx, id, &vec![("phoneNumber", phone.to_string())], edit_message).await?;
+            }
+            Ok(gateway::decide(state.as_ref(), seen, command)?)
+        })
+        .await
+    }
+
+    /// Edits or deletes the meter `id`.
+    pub async fn change_meter(
+        &self,
+        attempt: &Attempt,
+        id: DeviceId,
+        command: meter::Command,
+    ) -> Result<(), RegistryError> {
+        self.execute(attempt, DeviceKind::Meter, id, already_in_use, async |tx: &mut Tx| {
+            let (state, seen) = devices::load_meter(tx, &id.to_string()).await?;
+            Ok(meter::decide(state.as_ref(), seen, command)?)
+        })
+        .await
+    }
+
+    /// Runs `decide` in a write transaction, persists and stages its
+    /// events with the audit record of `attempt` (the device before and
+    /// after), and commits. `in_use` words a uniqueness conflict that only
+    /// the database caught (a concurrent request won the race).
+    async fn execute(
+        &self,
+        attempt: &Attempt,
+        kind: DeviceKind,
+        id: DeviceId,
+        in_use: impl Fn(&str) -> String,
+        decide: impl AsyncFnOnce(&mut Tx) -> Result<Vec<Payload>, RegistryError>,
+    ) -> Result<(), RegistryError> {
+        let mut tx = self.db.begin_write().await?;
+        let before = devices::audit_snapshot(&mut tx, kind, &id.to_string()).await?;
+        let events = decide(&mut tx).await?;
+        for event in &events {
+            devices::persist(&mut tx, event).await.map_err(|e| match e {
+                StorageError::Taken { field, .. } => {
+                    RegistryError::Taken(BTreeMap::from([(field.to_owned(), in_use(field))]))
+                }
+                other => other.into(),
+            })?;
+        }
+        let now = self.clock.now();
+        let after = devices::audit_snapshot(&mut tx, kind, &id.to_string()).await?;
+        let envelopes: Vec<Envelope> = events
+            .into_iter()
+            .map(|event| Envelope::new(id.to_string(), &attempt.actor, event).with_occurred_at(now))
+            .collect();
+        outbox::stage(&mut tx, NAME, Some(REGISTRY_KEY), &envelopes).await?;
+        audit::stage(&mut tx, NAME, &attempt.clone().on(&id.to_string()).succeeded(before, after, now)).await?;
+        tx.commit().await?;
+        self.relay.wake();
+        Ok(())
+    }
+}
+
+/// Fails with every field of `wanted` that another device holds.
+async fn refuse_taken(
+    tx: &mut Tx,
+    id: DeviceId,
+    wanted: &identifiers::Identifiers,
+    in_use: impl Fn(&str) -> String,
+) -> Result<(), RegistryError> {
+    let taken = identifiers::taken(tx, &id.to_string(), wanted).await?;
+    if taken.is_empty() {
+        return Ok(());
+    }
+    Err(RegistryError::Taken(taken.into_iter().map(|field| (field.to_owned(), in_use(field))).collect()))
+}

@@ -1,0 +1,78 @@
+//! The MQTT side of the service: the embedded broker when configured, the
+//! connection ingest consumes uplinks from (and publishes valve commands
+//! on), the ingest worker and the valve-command dispatcher.
+
+use std::collections::HashMap;
+
+use tokio_util::sync::CancellationToken;
+use wm_mqtt::{BrokerError, Durable, EmbeddedBroker, Link, Login};
+use wm_uplink::topic::UPLINKS;
+
+use crate::{MqttSettings, dispatch, ingest, state::IngestState};
+
+/// The MQTT side, running: the embedded broker if any, and the connection
+/// ingest consumes uplinks from (and publishes commands on).
+#[derive(Debug)]
+pub struct Mqtt {
+    pub broker: Option<EmbeddedBroker>,
+    pub link: Link,
+    /// The login of gateways on the embedded broker.
+    pub gateway_login: Option<(String, String)>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MqttError {
+    #[error(transparent)]
+    Broker(#[from] BrokerError),
+    #[error("{0}: {1}")]
+    Settings(&'static str, String),
+}
+
+/// Starts the embedded broker when configured, connects, and spawns the
+/// ingest worker; everything stops with `stop`.
+pub async fn start(settings: &MqttSettings, ingest: IngestState, stop: CancellationToken) -> Result<Mqtt, MqttError> {
+    let (broker, gateway_login, login, filter) = if settings.is_embedded() {
+        let listen =
+            settings.listen.parse().map_err(|_| MqttError::Settings("mqtt.listen", settings.listen.clone()))?;
+        let service = (settings.username.clone(), settings.password.clone().unwrap_or_else(random_secret));
+        let gateways =
+            (settings.gateway_username.clone(), settings.gateway_password.clone().unwrap_or_else(random_secret));
+        let filter = UPLINKS.to_owned();
+        let durable = Durable {
+            client_id: settings.client_id.clone(),
+            username: service.0.clone(),
+            filter: filter.clone(),
+            window: 4 * settings.batch,
+        };
+        let broker = EmbeddedBroker::start(listen, HashMap::from([service.clone(), gateways.clone()]), durable).await?;
+        let addr = broker.addr();
+        let login = Login {
+            host: addr.ip().to_string(),
+            port: addr.port(),
+            client_id: settings.client_id.clone(),
+            username: service.0,
+            password: service.1,
+        };
+        (Some(broker), Some(gateways), login, filter)
+    } else {
+        let (host, port) = settings.broker_address().map_err(|(key, message)| MqttError::Settings(key, message))?;
+        let password = settings.password.clone().unwrap_or_default();
+        let filter = match settings.shared_group.as_str() {
+            "" => UPLINKS.to_owned(),
+            group => format!("$share/{group}/{}", UPLINKS),
+        };
+        let login =
+            Login { host, port, client_id: settings.client_id.clone(), username: settings.username.clone(), password };
+        (None, None, login, filter)
+    };
+    let (link, deliveries) = Link::subscribe(&login, filter, stop.clone());
+    tokio::spawn(dispatch::run(ingest.clone(), link.clone(), stop.clone()));
+    tokio::spawn(ingest::worker::run(ingest, link.clone(), deliveries, settings.batch, stop));
+    Ok(Mqtt { broker, link, gateway_login })
+}
+
+/// A password for a login nobody configured: 24 random URL-safe characters.
+fn random_secret() -> String {
+    const ALPHABET: &[u8] = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    (0..24).map(|_| char::from(ALPHABET[rand::random_range(0..ALPHABET.len())])).collect()
+}

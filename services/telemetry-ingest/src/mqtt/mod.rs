@@ -1,5 +1,0 @@
-//! MQTT: the settings, the embedded broker and the client connection.
-
-pub mod broker;
-pub mod link;
-pub mod settings;

@@ -1,0 +1,153 @@
+//! The service's settings: `mqtt` and `telemetry`.
+
+use serde::{Deserialize, Serialize};
+
+/// The embedded broker, or an external one by URL.
+pub const EMBEDDED: &str = "embedded";
+
+#[derive(Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MqttSettings {
+    /// `embedded` runs a broker in this process, on `listen`; otherwise the
+    /// broker to connect to, `mqtt://host:port`.
+    pub broker: String,
+    /// Where the embedded broker listens.
+    pub listen: String,
+    /// The login gateways use on the embedded broker.
+    pub gateway_username: String,
+    /// Its password; the embedded mode generates one for the process when
+    /// unset (only the built-in simulator can then connect). Never printed.
+    pub gateway_password: Option<String>,
+    /// w-meter's own login to the broker.
+    pub username: String,
+    /// Its password: required by an external broker that authenticates;
+    /// generated for the embedded broker when unset. Never printed.
+    pub password: Option<String>,
+    /// The MQTT client id of ingest (one persistent session per id).
+    pub client_id: String,
+    /// With an external broker, replicas share the uplinks through
+    /// `$share/{shared_group}/…`; empty subscribes plainly (one replica).
+    pub shared_group: String,
+    /// Uplinks taken in per transaction, at most.
+    pub batch: usize,
+}
+
+impl Default for MqttSettings {
+    fn default() -> Self {
+        Self {
+            broker: EMBEDDED.to_owned(),
+            listen: "127.0.0.1:1883".to_owned(),
+            gateway_username: "gateway".to_owned(),
+            gateway_password: None,
+            username: "wmeter".to_owned(),
+            password: None,
+            client_id: "wmeter-ingest".to_owned(),
+            shared_group: String::new(),
+            batch: 500,
+        }
+    }
+}
+
+impl std::fmt::Debug for MqttSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let redacted = |p: &Option<String>| p.as_ref().map(|_| "***");
+        f.debug_struct("MqttSettings")
+            .field("broker", &self.broker)
+            .field("listen", &self.listen)
+            .field("gateway_username", &self.gateway_username)
+            .field("gateway_password", &redacted(&self.gateway_password))
+            .field("username", &self.username)
+            .field("password", &redacted(&self.password))
+            .field("client_id", &self.client_id)
+            .field("shared_group", &self.shared_group)
+            .field("batch", &self.batch)
+            .finish()
+    }
+}
+
+impl MqttSettings {
+    pub fn is_embedded(&self) -> bool {
+        self.broker == EMBEDDED
+    }
+
+    /// The external broker's host and port.
+    pub fn broker_address(&self) -> Result<(String, u16), (&'static str, String)> {
+        let invalid = || ("mqtt.broker", format!("{:?} is neither \"embedded\" nor mqtt://host:port", self.broker));
+        let rest = self.broker.strip_prefix("mqtt://").ok_or_else(invalid)?;
+        let (host, port) = rest.trim_end_matches('/').rsplit_once(':').ok_or_else(invalid)?;
+        let port = port.parse::<u16>().ok().filter(|p| *p > 0).ok_or_else(invalid)?;
+        if host.is_empty() {
+            return Err(invalid());
+        }
+        Ok((host.to_owned(), port))
+    }
+
+    /// The first invalid key and why, if any.
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        if self.is_embedded() {
+            self.listen.parse::<std::net::SocketAddr>().map_err(|_| {
+                ("mqtt.listen", format!("{:?} is not an address; expected host:port, e.g. 127.0.0.1:1883", self.listen))
+            })?;
+        } else {
+            self.broker_address()?;
+        }
+        if !(1..=10_000).contains(&self.batch) {
+            return Err(("mqtt.batch", format!("{} is out of range; expected 1 to 10000", self.batch)));
+        }
+        let id_ok = !self.client_id.is_empty()
+            && self.client_id.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+        if !id_ok {
+            return Err(("mqtt.client_id", "must be letters, digits, '-', '_' or '.'".to_owned()));
+        }
+        Ok(())
+    }
+}
+
+/// The `telemetry` settings.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelemetrySettings {
+    /// Days telemetry is kept (activity, BLE activity, readings,
+    /// discoveries, accepted message ids); older rows are deleted hourly.
+    /// The event log keeps its own retention.
+    pub retention_days: u32,
+}
+
+impl Default for TelemetrySettings {
+    fn default() -> Self {
+        Self { retention_days: 90 }
+    }
+}
+
+impl TelemetrySettings {
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        if !(1..=3650).contains(&self.retention_days) {
+            return Err((
+                "telemetry.retention_days",
+                format!("{} is out of range; expected 1 to 3650", self.retention_days),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn external_brokers_are_urls() {
+        let s = MqttSettings { broker: "mqtt://mosquitto:1883".into(), ..MqttSettings::default() };
+        assert_eq!(s.broker_address().unwrap(), ("mosquitto".to_owned(), 1883));
+        for bad in ["tcp://x:1", "mqtt://x", "mqtt://:1883", "mqtt://x:0"] {
+            let s = MqttSettings { broker: bad.into(), ..MqttSettings::default() };
+            assert_eq!(s.validate().unwrap_err().0, "mqtt.broker", "{bad}");
+        }
+    }
+
+    #[test]
+    fn passwords_are_not_printed() {
+        let s = MqttSettings { password: Some("hunter22".into()), ..MqttSettings::default() };
+        assert!(!format!("{s:?}").contains("hunter22"));
+    }
+}
