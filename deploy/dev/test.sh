@@ -47,6 +47,8 @@ start_servers() {
 }
 
 lint() {
+  step "the service shape (deploy/dev/shape.sh)"
+  deploy/dev/shape.sh
   step "rustfmt"
   cargo fmt --all -- --check
   step "clippy"

@@ -1,6 +1,10 @@
 //! Every request runs in a `request` span whose parent is the caller's W3C
-//! `traceparent`, when it sent one (the gateway passes it on): handlers'
-//! spans, and the events they stage, join the caller's trace.
+//! `traceparent`, when it sent one (the API gateway passes it on):
+//! handlers' spans, the storage work under them and the events they stage
+//! join the caller's trace. The span names the route template (`route`,
+//! never the raw path's ids), the signed-in user (`user`, recorded by
+//! [`require_token`](crate::auth::require_token)) and the answer's
+//! `status`.
 
 use std::collections::HashMap;
 
@@ -18,7 +22,15 @@ pub async fn request(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, Error> {
-    let span = tracing::info_span!("request", method = %req.method(), path = %req.path());
+    let route = req.match_pattern();
+    let span = tracing::info_span!(
+        "request",
+        method = %req.method(),
+        path = %req.path(),
+        route = route.as_deref().unwrap_or("unmatched"),
+        user = tracing::field::Empty,
+        status = tracing::field::Empty,
+    );
     let carrier: HashMap<String, String> = ["traceparent", "tracestate"]
         .into_iter()
         .filter_map(|name| Some((name.to_owned(), req.headers().get(name)?.to_str().ok()?.to_owned())))
@@ -27,22 +39,85 @@ pub async fn request(
         let parent = opentelemetry::global::get_text_map_propagator(|p| p.extract(&carrier));
         let _ = span.set_parent(parent);
     }
-    next.call(req).instrument(span).await
+    let response = next.call(req).instrument(span.clone()).await;
+    let status = match &response {
+        Ok(response) => response.status(),
+        Err(e) => e.as_response_error().status_code(),
+    };
+    span.record("status", status.as_u16());
+    response
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Arc, Mutex};
+
     use actix_web::{App, HttpResponse, middleware::from_fn, test, web};
     use opentelemetry::trace::{TraceContextExt, TracerProvider as _};
     use opentelemetry_sdk::{propagation::TraceContextPropagator, trace::SdkTracerProvider};
-    use tracing_subscriber::layer::SubscriberExt;
+    use tracing::span;
+    use tracing_subscriber::{
+        Layer,
+        layer::{Context, SubscriberExt},
+    };
 
     use super::*;
+    use crate::auth::{AccessTokens, JwtSettings, Role, require_token};
 
     /// Answers with the trace id of the span it runs in.
     async fn trace_id() -> HttpResponse {
         let context = tracing::Span::current().context();
         HttpResponse::Ok().body(context.span().span_context().trace_id().to_string())
+    }
+
+    /// The fields recorded on `request` spans, by name.
+    #[derive(Clone, Default)]
+    struct RequestFields(Arc<Mutex<HashMap<String, String>>>);
+
+    impl tracing::field::Visit for RequestFields {
+        fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+            self.0.lock().unwrap().insert(field.name().to_owned(), format!("{value:?}").trim_matches('"').to_owned());
+        }
+    }
+
+    impl<S: tracing::Subscriber> Layer<S> for RequestFields {
+        fn on_new_span(&self, attrs: &span::Attributes<'_>, _: &span::Id, _: Context<'_, S>) {
+            if attrs.metadata().name() == "request" {
+                attrs.record(&mut self.clone());
+            }
+        }
+
+        fn on_record(&self, _: &span::Id, values: &span::Record<'_>, _: Context<'_, S>) {
+            values.record(&mut self.clone());
+        }
+    }
+
+    #[actix_web::test]
+    async fn a_request_span_names_its_route_user_and_status() {
+        let fields = RequestFields::default();
+        let _traced = tracing::subscriber::set_default(tracing_subscriber::registry().with(fields.clone()));
+        let tokens = AccessTokens::new(b"test-key-test-key-test-key-test-key", JwtSettings::default()).unwrap();
+        let token = tokens.issue("6740a1b2c3d4e5f600000042", Role::Operator).unwrap();
+        let app = test::init_service(
+            App::new()
+                .app_data(web::Data::new(tokens))
+                .wrap(from_fn(require_token))
+                .wrap(from_fn(request))
+                .route("/api/things/{id}", web::get().to(HttpResponse::Ok)),
+        )
+        .await;
+        let request = test::TestRequest::get()
+            .uri("/api/things/0123")
+            .insert_header(("authorization", format!("Bearer {token}")));
+        assert_eq!(test::call_service(&app, request.to_request()).await.status(), 200);
+        let seen = fields.0.lock().unwrap().clone();
+        assert_eq!(seen.get("route").map(String::as_str), Some("/api/things/{id}"), "{seen:?}");
+        assert_eq!(seen.get("user").map(String::as_str), Some("6740a1b2c3d4e5f600000042"), "{seen:?}");
+        assert_eq!(seen.get("status").map(String::as_str), Some("200"), "{seen:?}");
+
+        let anonymous = test::TestRequest::get().uri("/api/things/0123").to_request();
+        assert!(test::try_call_service(&app, anonymous).await.is_err(), "no token: refused before the handler");
+        assert_eq!(fields.0.lock().unwrap().get("status").map(String::as_str), Some("401"));
     }
 
     #[actix_web::test]

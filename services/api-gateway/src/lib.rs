@@ -6,6 +6,7 @@
 //! distributed mode it also forwards every other `/api` path to the service
 //! that owns it ([`forward`]).
 
+mod error;
 pub mod forward;
 mod routes;
 
@@ -16,6 +17,8 @@ pub use routes::{
 };
 
 use actix_web::web;
+
+pub use error::GatewayError;
 
 /// The service's name, as given to `wmeter run`.
 pub const NAME: &str = "gateway";

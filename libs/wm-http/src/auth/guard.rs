@@ -16,8 +16,9 @@ pub const PUBLIC_ROUTES: &[&str] = &["/api/auth/login", "/api/auth/refresh", "/a
 pub const DOCS: &str = "/api/docs";
 
 /// Middleware: every `/api/...` request but [`PUBLIC_ROUTES`] needs a valid
-/// access token, or gets the 401 JSON error before any handler runs. Handlers
-/// still take a [`Caller`] to know who calls and check the role.
+/// access token, or gets the 401 JSON error before any handler runs; the
+/// caller's id goes on the request's span (`user`, [`crate::trace`]).
+/// Handlers still take a [`Caller`] to know who calls and check the role.
 pub async fn require_token(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
@@ -26,7 +27,8 @@ pub async fn require_token(
     let docs = path.strip_prefix(DOCS).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
     let guarded = (path == "/api" || path.starts_with("/api/")) && !PUBLIC_ROUTES.contains(&path) && !docs;
     if guarded {
-        Caller::authenticate(req.request())?;
+        let caller = Caller::authenticate(req.request())?;
+        tracing::Span::current().record("user", caller.user_id.as_str());
     }
     next.call(req).await
 }

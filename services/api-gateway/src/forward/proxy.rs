@@ -9,6 +9,7 @@ use futures::StreamExt;
 use wm_http::ApiError;
 
 use super::{GatewaySettings, Owner, RouteTable};
+use crate::error::GatewayError;
 
 /// Headers that describe one hop, never forwarded (RFC 9110 §7.6.1).
 const HOP_BY_HOP: &[&str] = &[
@@ -73,43 +74,30 @@ pub async fn forward(
     };
     tracing::Span::current().record("owner", owner.name());
     let Some(base) = forwarder.base_url(owner) else {
-        return Err(unavailable(owner));
+        return Err(GatewayError::Unavailable(owner).into());
     };
     let body = read_body(body, forwarder.inner.max_body_bytes).await?;
     let url = match req.uri().query() {
         Some(query) => format!("{base}{}?{query}", req.path()),
         None => format!("{base}{}", req.path()),
     };
-    let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes())
-        .map_err(|_| ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "Unsupported method"))?;
+    let method = reqwest::Method::from_bytes(req.method().as_str().as_bytes()).map_err(|_| GatewayError::Method)?;
     let upstream =
         forwarder.inner.client.request(method, url).headers(request_headers(&req)).body(body).send().await.map_err(
             |error| {
                 tracing::warn!(owner = owner.name(), error = %wm_http::chain(&error), "service unreachable");
-                unavailable(owner)
+                GatewayError::Unavailable(owner)
             },
         )?;
     Ok(response(upstream))
 }
 
-fn unavailable(owner: Owner) -> ApiError {
-    ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "service_unavailable",
-        format!("The {} service is unavailable; try again shortly", owner.name()),
-    )
-}
-
-async fn read_body(mut payload: web::Payload, limit: usize) -> Result<web::Bytes, ApiError> {
+async fn read_body(mut payload: web::Payload, limit: usize) -> Result<web::Bytes, GatewayError> {
     let mut body = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "bad_request", e.to_string()))?;
+        let chunk = chunk.map_err(|e| GatewayError::BadBody(e.to_string()))?;
         if body.len() + chunk.len() > limit {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "payload_too_large",
-                format!("The body is larger than {limit} bytes"),
-            ));
+            return Err(GatewayError::TooLarge(limit));
         }
         body.extend_from_slice(&chunk);
     }

@@ -25,6 +25,7 @@ pub struct Body {
 #[utoipa::path(get, path = "/api/proxy/", tag = "server",
     responses((status = 200, description = "Whole seconds since start-up", body = Body)),
     security(("bearer" = [])))]
+#[tracing::instrument(skip_all)]
 pub async fn get(started: web::Data<Uptime>) -> HttpResponse {
     HttpResponse::Ok().json(Body { uptime: started.0.elapsed().as_secs() })
 }

@@ -44,8 +44,9 @@ pub(super) fn shown<T: Show>(state: &RegistryState, row: Option<T>) -> Result<Ht
         (status = 400, description = "The id is malformed", body = ApiError),
         (status = 404, description = "No such gateway", body = ApiError),
     ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn gateway(
-    _caller: Caller,
+    caller: Caller,
     state: web::Data<RegistryState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -60,8 +61,9 @@ pub async fn gateway(
         (status = 400, description = "Not a serial number", body = ApiError),
         (status = 404, description = "No such gateway", body = ApiError),
     ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn gateway_by_serial(
-    _caller: Caller,
+    caller: Caller,
     state: web::Data<RegistryState>,
     serial: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -76,8 +78,9 @@ pub async fn gateway_by_serial(
         (status = 400, description = "The id is malformed", body = ApiError),
         (status = 404, description = "No such meter", body = ApiError),
     ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn meter(
-    _caller: Caller,
+    caller: Caller,
     state: web::Data<RegistryState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -92,8 +95,9 @@ pub async fn meter(
         (status = 400, description = "Not a serial number", body = ApiError),
         (status = 404, description = "No such meter", body = ApiError),
     ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn meter_by_serial(
-    _caller: Caller,
+    caller: Caller,
     state: web::Data<RegistryState>,
     serial: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {

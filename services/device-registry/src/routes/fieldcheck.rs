@@ -44,8 +44,9 @@ pub struct Exists {
         (status = 200, description = "Whether a device holds it", body = Exists),
         (status = 400, description = "An unknown fieldName, or a malformed value", body = ApiError),
     ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn get(
-    _caller: Caller,
+    caller: Caller,
     state: web::Data<RegistryState>,
     value: web::Path<String>,
     query: web::Query<FieldQuery>,

@@ -47,8 +47,9 @@ macro_rules! list_route {
                                     (status = 400, description = "max, start or reverse is malformed", body = ApiError),
                                     (status = 401, description = "No valid access token", body = ApiError),
                                 ), security(("bearer" = [])))]
+        #[tracing::instrument(skip_all, fields(user = caller.user_id))]
         pub async fn $name(
-            _caller: Caller,
+            caller: Caller,
             $state: web::Data<RegistryState>,
             query: web::Query<ListQuery>,
         ) -> Result<HttpResponse, ApiError> {
@@ -65,7 +66,8 @@ macro_rules! count_route {
                                             (status = 200, description = $doc, body = Count),
                                             (status = 401, description = "No valid access token", body = ApiError),
                                         ), security(("bearer" = [])))]
-        pub async fn $name(_caller: Caller, $state: web::Data<RegistryState>) -> Result<HttpResponse, ApiError> {
+        #[tracing::instrument(skip_all, fields(user = caller.user_id))]
+        pub async fn $name(caller: Caller, $state: web::Data<RegistryState>) -> Result<HttpResponse, ApiError> {
             count::<$row>(&$state, $filter).await
         }
     };

@@ -33,8 +33,9 @@ pub struct SearchQuery {
         (status = 200, description = "Gateways (with an imei) and meters", body = Vec<DeviceJson>),
         (status = 400, description = "q is missing or radius malformed", body = ApiError),
     ), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn get(
-    _caller: Caller,
+    caller: Caller,
     state: web::Data<RegistryState>,
     query: web::Query<SearchQuery>,
 ) -> Result<HttpResponse, ApiError> {

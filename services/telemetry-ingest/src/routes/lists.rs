@@ -15,8 +15,9 @@ use crate::{
 /// Gateway activity of the whole network (the overview asks for 50).
 #[utoipa::path(get, path = "/api/proxy/gateways/gateway-activity", tag = "telemetry", params(ListQuery),
     responses((status = 200, body = Vec<Activity>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn all_activity(
-    _: Caller,
+    caller: Caller,
     state: web::Data<IngestState>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -28,8 +29,9 @@ pub async fn all_activity(
 #[utoipa::path(get, path = "/api/proxy/gateways/gateway-activity/{id}", tag = "telemetry",
     params(("id" = String, Path, description = "The gateway's id"), ListQuery),
     responses((status = 200, body = Vec<Activity>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn gateway_activity(
-    _: Caller,
+    caller: Caller,
     state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
@@ -42,8 +44,9 @@ pub async fn gateway_activity(
 #[utoipa::path(get, path = "/api/proxy/wmeters/gateway-activity/{id}", tag = "telemetry",
     params(("id" = String, Path, description = "The meter's id"), ListQuery),
     responses((status = 200, body = Vec<Activity>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn meter_activity(
-    _: Caller,
+    caller: Caller,
     state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
@@ -56,8 +59,9 @@ pub async fn meter_activity(
 #[utoipa::path(get, path = "/api/proxy/gateways/ble-activity/{id}", tag = "telemetry",
     params(("id" = String, Path, description = "The gateway's id"), ListQuery),
     responses((status = 200, body = Vec<Ble>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn gateway_ble(
-    _: Caller,
+    caller: Caller,
     state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
@@ -70,8 +74,9 @@ pub async fn gateway_ble(
 #[utoipa::path(get, path = "/api/proxy/wmeters/ble-activity/{id}", tag = "telemetry",
     params(("id" = String, Path, description = "The meter's id"), ListQuery),
     responses((status = 200, body = Vec<Ble>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn meter_ble(
-    _: Caller,
+    caller: Caller,
     state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
@@ -89,8 +94,9 @@ pub async fn meter_ble(
         ("start" = Option<String>, Query, format = DateTime, description = "Only rows older than this"),
     ),
     responses((status = 200, body = Vec<Discovery>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn discoveries(
-    _: Caller,
+    caller: Caller,
     state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
@@ -103,8 +109,9 @@ pub async fn discoveries(
 #[utoipa::path(get, path = "/api/proxy/wmeters/consumption/{id}", tag = "telemetry",
     params(("id" = String, Path, description = "The meter's id"), ListQuery),
     responses((status = 200, body = Vec<Consumption>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn consumption(
-    _: Caller,
+    caller: Caller,
     state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<ListQuery>,
@@ -126,8 +133,9 @@ pub struct AlertQuery {
 #[utoipa::path(get, path = "/api/proxy/wmeters/critical/{id}", tag = "telemetry",
     params(("id" = String, Path, description = "The meter's id"), AlertQuery),
     responses((status = 200, body = Vec<CriticalAlert>), (status = 400, body = ApiError)), security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn alerts(
-    _: Caller,
+    caller: Caller,
     state: web::Data<IngestState>,
     id: web::Path<String>,
     query: web::Query<AlertQuery>,
