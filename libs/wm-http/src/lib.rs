@@ -7,6 +7,7 @@
 //! - [`health`]: `/healthz`, `/readyz` and `/metrics`.
 //! - [`telemetry`]: structured logs and the optional OTLP trace exporter.
 //! - [`trace`]: each request joins the caller's trace (`traceparent`).
+//! - [`cache`]: `Cache-Control` for the dashboard's assets and HTML.
 //! - [`params`]: the `max` and `start` query parameters of every list.
 //! - [`HttpSettings`]: where a service listens.
 //! - [`client_ip`]: the client's address, also behind the gateway.
@@ -14,6 +15,7 @@
 //!   the OpenAPI document.
 
 pub mod auth;
+pub mod cache;
 mod client_ip;
 mod error;
 pub mod health;

@@ -14,7 +14,10 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::{TestDb, mqtt::Mosquitto, servers};
+use futures::future::BoxFuture;
+use wm_http::auth::Role;
+
+use crate::{TestDb, mqtt::Mosquitto, servers, target::Users};
 
 pub const JWT_KEY: &str = "topology-key-topology-key-topology-key";
 const SERVICE_LOGIN: (&str, &str) = ("wmeter-svc", "wmeter-svc-password");
@@ -255,5 +258,22 @@ impl Drop for Cluster {
                 let _ = child.wait();
             }
         }
+    }
+}
+
+/// Users as an operator creates them: with the `wmeter user` subcommand.
+impl Users for Cli {
+    fn add<'a>(&'a self, username: &'a str, password: &'a str, role: Role) -> BoxFuture<'a, ()> {
+        // The other processes answer while this one blocks: nothing runs
+        // in this test's runtime but the test.
+        Box::pin(async move {
+            self.run(&["user", "add", "--username", username, "--role", role.as_str()], Some(password));
+        })
+    }
+
+    fn disable<'a>(&'a self, username: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            self.run(&["user", "disable", username], None);
+        })
     }
 }

@@ -1,7 +1,7 @@
 //! One service under test: on a free port of 127.0.0.1, over a fresh
 //! database and an event log of its own, behind the middleware `wmeter`
 //! wraps every service in (the access-token check, the JSON error bodies,
-//! the trace, the 404/405 fallback). A service's API tests reach it only
+//! caching, the trace, the 404/405 fallback). A service's API tests reach it only
 //! through HTTP, and feed it what other services would as events on its
 //! log.
 //!
@@ -18,7 +18,12 @@
 //! }
 //! ```
 
-use std::{any::Any, net::TcpListener, ops::Deref, sync::Arc, time::Duration};
+use std::{
+    any::Any,
+    net::{SocketAddr, TcpListener},
+    ops::Deref,
+    sync::Arc,
+};
 
 use actix_web::{App, HttpServer, dev::ServerHandle, middleware::from_fn, web};
 use chrono::Utc;
@@ -57,9 +62,18 @@ pub struct Harness {
     /// The service's time: it stands still until a test moves it.
     pub clock: Arc<ManualClock>,
     pub metrics: Registry,
+    /// The MQTT broker gateways reach, and their login, when the service
+    /// runs one or connects to one ([`crate::gateway`]).
+    pub broker: Option<(SocketAddr, (String, String))>,
     stop: CancellationToken,
     tasks: JoinSet<()>,
     kept: Vec<Box<dyn Any + Send>>,
+}
+
+impl std::fmt::Debug for Harness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Harness").field("db", &self.db).finish_non_exhaustive()
+    }
 }
 
 impl Harness {
@@ -96,6 +110,12 @@ pub struct Mount {
     relays: Vec<Relay>,
 }
 
+impl std::fmt::Debug for Mount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mount").field("migrations", &self.migrations).finish_non_exhaustive()
+    }
+}
+
 impl Mount {
     /// The service's routes (`configure` is called once per HTTP worker) and
     /// its part of the API description.
@@ -103,7 +123,13 @@ impl Mount {
         openapi: utoipa::openapi::OpenApi,
         configure: impl Fn(&mut web::ServiceConfig) + Send + Sync + 'static,
     ) -> Self {
-        Self { openapi, configure: Arc::new(configure), migrations: Vec::new(), projections: Vec::new(), relays: Vec::new() }
+        Self {
+            openapi,
+            configure: Arc::new(configure),
+            migrations: Vec::new(),
+            projections: Vec::new(),
+            relays: Vec::new(),
+        }
     }
 
     /// The tables it needs, applied before anything runs.
@@ -130,6 +156,8 @@ pub struct ServiceApp {
     /// The service through its HTTP API.
     pub target: Target,
     pub clock: Arc<ManualClock>,
+    /// As [`Harness::broker`].
+    pub broker: Option<(SocketAddr, (String, String))>,
     db: TestDb,
     log: Arc<dyn EventLog>,
     server: ServerHandle,
@@ -174,6 +202,7 @@ async fn spawn(db: TestDb, log: &EventLogSettings, setup: &impl AsyncFn(&mut Har
         log: log.clone(),
         clock: Arc::new(ManualClock::new(Utc::now())),
         metrics: Registry::default(),
+        broker: None,
         stop: CancellationToken::new(),
         tasks: JoinSet::new(),
         kept: Vec::new(),
@@ -191,17 +220,20 @@ async fn spawn(db: TestDb, log: &EventLogSettings, setup: &impl AsyncFn(&mut Har
     let lag = LagMetric::register(&mut harness.metrics);
     for p in mount.projections.into_iter().filter(|p| p.live()) {
         let (log, lag) = (log.clone(), lag.clone());
-        harness.spawn(|stop| async move { projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), &lag, stop).await });
+        harness.spawn(|stop| async move {
+            projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), &lag, stop).await
+        });
     }
     let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
     let url = format!("http://{}", listener.local_addr().expect("its address"));
     let server = serve(listener, &mount.openapi, mount.configure);
-    let Harness { clock, stop, tasks, kept, .. } = harness;
+    let Harness { clock, broker, stop, tasks, kept, .. } = harness;
     let handle = server.handle();
     tokio::spawn(server);
     ServiceApp {
         target: Target::new(url, JWT_KEY, Arc::new(NoUsers)),
         clock,
+        broker,
         db,
         log,
         server: handle,
@@ -226,6 +258,7 @@ fn serve(
             .app_data(tokens.clone())
             .app_data(methods.clone())
             .wrap(from_fn(wm_http::auth::require_token))
+            .wrap(from_fn(wm_http::cache::control))
             .wrap(from_fn(wm_http::trace::request))
             .configure(json_errors(max_body_bytes))
             .configure(move |cfg| configure(cfg))
@@ -238,11 +271,23 @@ fn serve(
     .run()
 }
 
+impl std::fmt::Debug for ServiceApp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServiceApp").field("url", &self.target.url).finish_non_exhaustive()
+    }
+}
+
 impl Deref for ServiceApp {
     type Target = Target;
 
     fn deref(&self) -> &Target {
         &self.target
+    }
+}
+
+impl crate::gateway::Broker for ServiceApp {
+    fn broker(&self) -> Option<(SocketAddr, (String, String))> {
+        self.broker.clone()
     }
 }
 
@@ -259,22 +304,12 @@ impl ServiceApp {
 
     /// Appends events to the service's log, as another service would.
     pub async fn publish(&self, envelopes: &[Envelope]) {
-        for topic in envelopes.iter().filter_map(Envelope::topic) {
-            self.log.ensure_topics(&[topic]).await.expect("create the topic");
-        }
-        wm_eventlog::envelopes::publish(self.log.as_ref(), envelopes).await.expect("publish the events");
+        crate::log::publish(self.log.as_ref(), envelopes).await;
     }
 
     /// Every event on `topic` so far, in log order within each partition.
     pub async fn events(&self, topic: &str) -> Vec<Envelope> {
-        let mut replay = self.log.replay(&[topic]).await.expect("replay the topic");
-        let mut events = Vec::new();
-        while !replay.caught_up() {
-            for record in replay.poll(500, Duration::from_secs(5)).await.expect("read the topic") {
-                events.push(Envelope::from_bytes(&record.payload).expect("an envelope"));
-            }
-        }
-        events
+        crate::log::events(self.log.as_ref(), topic).await
     }
 
     /// Stops serving and stops the background tasks, waiting for both.

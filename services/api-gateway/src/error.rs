@@ -4,13 +4,12 @@
 use actix_web::http::StatusCode;
 use wm_http::ApiError;
 
-use crate::forward::Owner;
-
 #[derive(Debug, thiserror::Error)]
 pub enum GatewayError {
-    /// The owner of the path has no URL, or did not answer.
-    #[error("the {} service is unavailable", .0.name())]
-    Unavailable(Owner),
+    /// The service that owns the path (by name) has no URL, or did not
+    /// answer.
+    #[error("the {0} service is unavailable")]
+    Unavailable(&'static str),
     /// The client's body could not be read.
     #[error("cannot read the request body: {0}")]
     BadBody(String),
@@ -25,10 +24,10 @@ pub enum GatewayError {
 impl From<GatewayError> for ApiError {
     fn from(e: GatewayError) -> Self {
         match e {
-            GatewayError::Unavailable(owner) => ApiError::new(
+            GatewayError::Unavailable(service) => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "service_unavailable",
-                format!("The {} service is unavailable; try again shortly", owner.name()),
+                format!("The {service} service is unavailable; try again shortly"),
             ),
             GatewayError::BadBody(message) => ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message),
             GatewayError::TooLarge(limit) => ApiError::new(

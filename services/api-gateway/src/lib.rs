@@ -10,11 +10,7 @@ mod error;
 pub mod forward;
 mod routes;
 
-pub use routes::{
-    docs::configure as docs,
-    spa::{cache_control, spa},
-    uptime::Uptime,
-};
+pub use routes::{docs::configure as docs, spa::spa, uptime::Uptime};
 
 use actix_web::web;
 

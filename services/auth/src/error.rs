@@ -5,7 +5,11 @@ use actix_web::http::StatusCode;
 use wm_http::{ApiError, auth::TokenError};
 use wm_storage::StorageError;
 
-use crate::{hashers::HashersError, password::PasswordError, users::MAX_USERNAME_CHARS};
+use crate::{
+    domain::user::{InvalidUsername, MAX_USERNAME_CHARS},
+    hashers::HashersError,
+    password::PasswordError,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {
@@ -44,6 +48,12 @@ pub enum AuthError {
     Unrecorded(#[from] wm_eventlog::EventLogError),
     #[error(transparent)]
     Storage(#[from] StorageError),
+}
+
+impl From<InvalidUsername> for AuthError {
+    fn from(_: InvalidUsername) -> Self {
+        AuthError::InvalidUsername
+    }
 }
 
 impl From<HashersError> for AuthError {

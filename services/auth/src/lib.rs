@@ -14,6 +14,7 @@
 pub mod actions;
 pub mod audit;
 mod cookie;
+pub mod domain;
 mod error;
 mod hashers;
 mod limiter;

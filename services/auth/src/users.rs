@@ -6,29 +6,8 @@ use wm_domain::DeviceId;
 use wm_http::auth::Role;
 use wm_storage::{Db, StorageError};
 
-use crate::{error::AuthError, password, storage::users as stored};
-
-/// The longest username accepted.
-pub const MAX_USERNAME_CHARS: usize = 64;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct User {
-    pub id: String,
-    pub username: String,
-    pub role: Role,
-    pub disabled: bool,
-    pub created_at: DateTime<Utc>,
-}
-
-/// The username as stored: trimmed (the spec trims it at sign-in too).
-pub fn normalize_username(username: &str) -> Result<&str, AuthError> {
-    let username = username.trim();
-    let chars = username.chars().count();
-    if chars == 0 || chars > MAX_USERNAME_CHARS || username.chars().any(char::is_control) {
-        return Err(AuthError::InvalidUsername);
-    }
-    Ok(username)
-}
+pub use crate::domain::user::User;
+use crate::{domain::user::normalize_username, error::AuthError, password, storage::users as stored};
 
 /// Creates a user with `password` hashed (argon2id, off the async threads).
 /// Usernames are unique regardless of case, enforced by the database so

@@ -186,7 +186,7 @@ fn http_server(
             .app_data(forwarded_for.clone())
             .app_data(methods.clone())
             .wrap(from_fn(auth::require_token))
-            .wrap(from_fn(wm_api_gateway::cache_control))
+            .wrap(from_fn(wm_http::cache::control))
             .wrap(from_fn(metrics::record))
             .wrap(from_fn(wm_http::trace::request))
             .configure(json_errors(max_body_bytes))

@@ -74,7 +74,7 @@ pub async fn forward(
     };
     tracing::Span::current().record("owner", owner.name());
     let Some(base) = forwarder.base_url(owner) else {
-        return Err(GatewayError::Unavailable(owner).into());
+        return Err(GatewayError::Unavailable(owner.name()).into());
     };
     let body = read_body(body, forwarder.inner.max_body_bytes).await?;
     let url = match req.uri().query() {
@@ -86,7 +86,7 @@ pub async fn forward(
         forwarder.inner.client.request(method, url).headers(request_headers(&req)).body(body).send().await.map_err(
             |error| {
                 tracing::warn!(owner = owner.name(), error = %wm_http::chain(&error), "service unreachable");
-                GatewayError::Unavailable(owner)
+                GatewayError::Unavailable(owner.name())
             },
         )?;
     Ok(response(upstream))

@@ -2,13 +2,9 @@ use std::path::{Path, PathBuf};
 
 use actix_files::{Files, NamedFile};
 use actix_web::{
-    Error, HttpResponse,
-    body::MessageBody,
+    HttpResponse,
     dev::{ServiceRequest, ServiceResponse, fn_service},
-    guard,
-    http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue},
-    middleware::Next,
-    web,
+    guard, web,
 };
 
 /// Serves the built dashboard from `dir` to GET and HEAD. A path that is no
@@ -50,26 +46,4 @@ async fn index_or_missing(index: &Path, req: &actix_web::HttpRequest) -> HttpRes
             .content_type("text/plain; charset=utf-8")
             .body("The w-meter dashboard is not built. Run `make run`, or `npm run build` in web/."),
     }
-}
-
-/// Hashed files under `/assets/` never change, so browsers keep them for a
-/// year; HTML (`index.html`) must be revalidated, so a deploy is seen on the
-/// next load.
-pub async fn cache_control(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, Error> {
-    let assets = req.path().starts_with("/assets/");
-    let mut response = next.call(req).await?;
-    let html =
-        response.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("text/html"));
-    let value = match (response.status().is_success(), assets, html) {
-        (true, true, _) => Some("public, max-age=31536000, immutable"),
-        (true, false, true) => Some("no-cache"),
-        _ => None,
-    };
-    if let Some(value) = value {
-        response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static(value));
-    }
-    Ok(response)
 }

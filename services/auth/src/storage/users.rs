@@ -3,7 +3,7 @@
 use chrono::DateTime;
 use wm_storage::{Db, StorageError, with_pool};
 
-use crate::users::User;
+use crate::domain::user::User;
 
 #[derive(sqlx::FromRow)]
 struct Row {

@@ -13,6 +13,7 @@ use wm_domain::ManualClock;
 use wm_eventlog::EventLog;
 use wm_http::auth::Role as UserRole;
 use wm_proto::Envelope;
+use wm_storage::with_pool;
 use wm_test_support::{TestDb, mqtt::Mosquitto};
 use wmeter::{
     Application, Role,
@@ -20,7 +21,7 @@ use wmeter::{
 };
 
 /// The access-token key of every test app.
-pub const JWT_KEY: &str = "test-key-test-key-test-key-test-key";
+pub use wm_test_support::service::JWT_KEY;
 
 /// A running application and what it needs to stay alive.
 pub struct TestApp {
@@ -180,15 +181,6 @@ impl TestApp {
         self.log.clone().expect("this app has an event log")
     }
 
-    /// Appends events to the application's log, as another service would.
-    pub async fn publish(&self, envelopes: &[Envelope]) {
-        let log = self.log.as_ref().expect("this app has an event log");
-        for topic in envelopes.iter().filter_map(Envelope::topic) {
-            log.ensure_topics(&[topic]).await.unwrap();
-        }
-        wm_eventlog::envelopes::publish(log.as_ref(), envelopes).await.unwrap();
-    }
-
     /// The notification service's projections over this app's database and
     /// log, for a test that rebuilds them.
     pub fn notification_projections(&self) -> Vec<Arc<dyn wm_eventlog::projection::Projection>> {
@@ -205,15 +197,7 @@ impl TestApp {
 
     /// Every event on `topic` so far, in log order within each partition.
     pub async fn events(&self, topic: &str) -> Vec<Envelope> {
-        let log = self.log.as_ref().expect("this app has an event log");
-        let mut replay = log.replay(&[topic]).await.unwrap();
-        let mut events = Vec::new();
-        while !replay.caught_up() {
-            for record in replay.poll(500, Duration::from_secs(5)).await.unwrap() {
-                events.push(Envelope::from_bytes(&record.payload).unwrap());
-            }
-        }
-        events
+        wm_test_support::log::events(self.event_log().as_ref(), topic).await
     }
 
     /// Removes the application's PostgreSQL database under it, as an outage
@@ -238,4 +222,25 @@ fn write(dir: &Path, name: &str, content: &str) {
     let path = dir.join(name);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, content).unwrap();
+}
+
+/// Creates a user through the auth service (so its event reaches the
+/// notification service) and waits until notifications know it.
+pub async fn user(app: &TestApp, name: &str, role: UserRole) -> String {
+    let audit = Audit::open(app.event_log()).await.unwrap();
+    let user = actions::create(app.db(), &audit, CLI_ACTOR, name, "a-long-password", role).await.unwrap();
+    let id = user.id.clone();
+    eventually("notifications know the user", || async {
+        let sql = "SELECT COUNT(*) FROM notification_users WHERE user_id = $1";
+        let n: i64 = with_pool!(app.db(), pool => sqlx::query_scalar(sql).bind(&id).fetch_one(pool).await).unwrap();
+        (n == 1).then_some(())
+    })
+    .await;
+    user.id
+}
+
+impl wm_test_support::gateway::Broker for TestApp {
+    fn broker(&self) -> Option<(std::net::SocketAddr, (String, String))> {
+        self.broker.clone()
+    }
 }

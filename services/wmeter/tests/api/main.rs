@@ -5,14 +5,10 @@
 #[path = "../suite/mod.rs"]
 mod suite;
 
-mod auth;
 mod distributed;
 mod forwarding;
 mod helpers;
-mod notifications;
 mod operability;
-mod registry;
 mod replay;
-mod spa;
 mod suite_embedded;
 mod telemetry;

@@ -13,11 +13,12 @@ use wm_domain::Clock;
 use wm_eventlog::projection::{self, Effects, Projection, RunOptions};
 use wm_http::auth::Role;
 use wm_storage::{Backend, with_pool};
+use wm_test_support::sse::Events;
 
 use crate::{
+    helpers::user,
     helpers::{TestApp, eventually, spawn_each},
-    notifications::{Events, user},
-    registry::{address, gateway_body, meter_body, register},
+    suite::{address, gateway_body, meter_body, register},
     telemetry::{Gateway, json_when, known},
 };
 

@@ -12,19 +12,15 @@
 pub mod attacks;
 pub mod audit;
 pub mod bad_input;
-mod devices;
 pub mod docs;
 pub mod edits;
 pub mod registration;
 pub mod routes;
 pub mod search;
 pub mod sessions;
-pub mod target;
 pub mod tokens;
 
-use std::time::Duration;
-
-pub use devices::*;
+pub use wm_test_support::{devices::*, eventually, target};
 
 /// Calls `$callback!` with every suite test, as `module::test`.
 macro_rules! suite_tests {
@@ -65,16 +61,3 @@ macro_rules! suite_tests {
     };
 }
 pub(crate) use suite_tests;
-
-/// Retries `check` until it returns `Some`, failing after 30 s: for what
-/// the application does in the background (projections, the relay).
-pub async fn eventually<T, F: Future<Output = Option<T>>>(what: &str, mut check: impl FnMut() -> F) -> T {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Some(value) = check().await {
-            return value;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{what}: not within 30 s");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}

@@ -1,47 +1,17 @@
 //! Sign-in, refresh and logout over HTTP.
 
-use reqwest::Response;
 use serde_json::{Value, json};
 use wm_http::auth::Role;
 
 use super::target::Target;
 
-pub const PASSWORD: &str = "a-long-password";
+pub use wm_test_support::sessions::{PASSWORD, login, refresh, set_cookie};
 
 /// This test's operator, created with [`PASSWORD`].
 async fn operator(t: &Target) -> String {
     let username = format!("ann{}", t.block);
     t.add_user(&username, PASSWORD, Role::Operator).await;
     username
-}
-
-pub async fn login(t: &Target, username: &str, password: &str) -> Response {
-    let body = json!({"username": username, "password": password});
-    t.client.post(format!("{}/api/auth/login", t.url)).json(&body).send().await.unwrap()
-}
-
-pub async fn refresh(t: &Target, cookie: &str) -> Response {
-    t.client
-        .post(format!("{}/api/auth/refresh", t.url))
-        .header("Cookie", cookie)
-        .header("X-WMeter-Refresh", "1")
-        .send()
-        .await
-        .unwrap()
-}
-
-/// The `name=value` of the refresh cookie a response set, and its whole
-/// `Set-Cookie` line.
-pub fn set_cookie(response: &Response) -> (String, String) {
-    let line = response
-        .headers()
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|l| l.contains("wmeter_rt="))
-        .expect("a refresh cookie")
-        .to_owned();
-    (line.split(';').next().unwrap().to_owned(), line)
 }
 
 /// Returns the signed-in user's id.

@@ -8,7 +8,7 @@ use wm_proto::{Payload, topics, v1::DeadLetterReason};
 use super::{Gateway, known};
 use crate::{
     helpers::{eventually, spawn_each},
-    registry::{gateway_body, meter_body, register},
+    suite::{gateway_body, meter_body, register},
 };
 
 #[tokio::test]

@@ -7,7 +7,7 @@ use wm_domain::Clock;
 use super::{Gateway, known, rows};
 use crate::{
     helpers::{eventually, spawn_each},
-    registry::{gateway_body, meter_body, register},
+    suite::{gateway_body, meter_body, register},
 };
 
 const READINGS: u64 = 10_000;

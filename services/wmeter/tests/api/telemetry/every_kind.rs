@@ -10,7 +10,7 @@ use wm_http::auth::Role;
 use super::{Gateway, json_when, known};
 use crate::{
     helpers::spawn_each,
-    registry::{gateway_body, meter_body, register},
+    suite::{gateway_body, meter_body, register},
 };
 
 #[tokio::test]

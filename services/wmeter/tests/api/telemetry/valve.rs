@@ -13,7 +13,7 @@ use wm_storage::with_pool;
 use super::{Gateway, json_when, known, rows};
 use crate::{
     helpers::{TestApp, eventually, spawn_app, spawn_each},
-    registry::{address, gateway_body, meter_body, register},
+    suite::{address, gateway_body, meter_body, register},
 };
 
 async fn answer(app: &TestApp, meter: &str, status: &str) {

@@ -9,7 +9,7 @@ use crate::helpers::{eventually, spawn_each};
 
 #[tokio::test]
 async fn a_registration_is_relayed_with_who_and_which() {
-    for app in spawn_each(|_| {}).await {
+    for app in spawn_each().await {
         let mut body = gateway_body(1);
         body["gpsCoordinates"] = json!([2.2944813, 48.8583701]);
         let id = register(&app, "gateways", body).await;

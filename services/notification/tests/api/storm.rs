@@ -8,20 +8,19 @@ use wm_domain::Clock;
 use wm_http::auth::Role;
 use wm_proto::{Envelope, Payload, time::to_timestamp, v1::GatewayActivity};
 
-use super::user;
 use crate::{
+    events::{gateway, meter, user},
     helpers::{eventually, spawn_each},
-    registry::{gateway_body, meter_body, register},
 };
 
 #[tokio::test]
 async fn a_silent_gateway_is_one_notification() {
-    for app in spawn_each(|_| {}).await {
+    for app in spawn_each(Duration::from_secs(15)).await {
         let ann = user(&app, "ann", Role::Operator).await;
-        let gateway = register(&app, "gateways", gateway_body(1)).await;
+        let gateway = gateway(&app, 1).await;
         let mut heard = Vec::new();
         for n in 0..50 {
-            let meter = register(&app, "wmeters", meter_body(n)).await;
+            let meter = meter(&app, n).await;
             let activity = GatewayActivity {
                 gateway_id: gateway.clone(),
                 meter_id: Some(meter),

@@ -24,7 +24,7 @@ async fn register_many(app: &TestApp, n: u32) {
 
 #[tokio::test]
 async fn load_more_pages_through_every_device_once() {
-    for app in spawn_each(|_| {}).await {
+    for app in spawn_each().await {
         register_many(&app, DEVICES).await;
         let mut seen: Vec<String> = Vec::new();
         let mut path = "/api/proxy/wmeters?max=20".to_owned();
@@ -48,7 +48,7 @@ async fn load_more_pages_through_every_device_once() {
 
 #[tokio::test]
 async fn forward_pages_start_at_start_oldest_first() {
-    for app in spawn_each(|_| {}).await {
+    for app in spawn_each().await {
         register_many(&app, 30).await;
         let all = app.json("/api/proxy/wmeters?max=500", 200).await;
         let newest_first: Vec<&str> =

@@ -10,7 +10,7 @@ use crate::helpers::{eventually, spawn_each};
 
 #[tokio::test]
 async fn only_a_device_never_seen_may_be_deleted() {
-    for app in spawn_each(|_| {}).await {
+    for app in spawn_each().await {
         let unseen = register(&app, "gateways", gateway_body(1)).await;
         let seen = register(&app, "gateways", gateway_body(2)).await;
         let meter = register(&app, "wmeters", meter_body(1)).await;

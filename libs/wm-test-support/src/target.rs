@@ -14,8 +14,24 @@ pub trait Users: Send + Sync {
     fn disable<'a>(&'a self, username: &'a str) -> BoxFuture<'a, ()>;
 }
 
+/// A deployment without users of its own: one service under test, whose
+/// callers carry tokens minted with the test key.
+#[derive(Debug)]
+pub struct NoUsers;
+
+impl Users for NoUsers {
+    fn add<'a>(&'a self, _: &'a str, _: &'a str, _: Role) -> BoxFuture<'a, ()> {
+        panic!("this deployment has no users: create them through the auth service")
+    }
+
+    fn disable<'a>(&'a self, _: &'a str) -> BoxFuture<'a, ()> {
+        panic!("this deployment has no users: disable them through the auth service")
+    }
+}
+
 /// A deployment under test, through its HTTP API.
 #[derive(Clone)]
+#[allow(missing_debug_implementations)] // holds a dyn Users
 pub struct Target {
     /// `http://127.0.0.1:<port>`: the embedded app, or the distributed gateway.
     pub url: String,

@@ -59,7 +59,7 @@ fn sorted(ids: &[&String]) -> Vec<String> {
 
 #[tokio::test]
 async fn telemetry_keeps_device_state_current() {
-    for app in spawn_each(|_| {}).await {
+    for app in spawn_each().await {
         let t0 = app.clock.now();
         let (g1, g2) =
             (register(&app, "gateways", gateway_body(1)).await, register(&app, "gateways", gateway_body(2)).await);
@@ -125,7 +125,7 @@ async fn telemetry_keeps_device_state_current() {
 
 #[tokio::test]
 async fn lost_down_critical_and_unhealthy_follow_the_rules() {
-    for app in spawn_each(|_| {}).await {
+    for app in spawn_each().await {
         let t0 = app.clock.now();
         let seen_gw = register(&app, "gateways", gateway_body(1)).await;
         let silent_gw = register(&app, "gateways", gateway_body(2)).await;

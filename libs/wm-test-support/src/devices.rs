@@ -1,12 +1,12 @@
-//! Registration bodies and reads shared by the suite and the embedded-only
-//! tests. Every identifier derives from one number, so a test's devices
+//! Registration bodies and reads shared by the HTTP suite and the services'
+//! own API tests. Every identifier derives from one number, so a test's devices
 //! never collide with another test's on a shared deployment.
 
 use reqwest::Method;
 use serde_json::{Value, json};
 use wm_http::auth::Role;
 
-use super::{eventually, target::Target};
+use crate::{eventually, target::Target};
 
 /// A valid gateway registration whose identifiers all derive from `n`.
 pub fn gateway_body(n: u32) -> Value {

@@ -48,7 +48,7 @@ async fn snapshot(app: &TestApp) -> Vec<String> {
 
 #[tokio::test]
 async fn a_rebuild_gives_back_the_same_tables() {
-    for app in spawn_each(|_| {}).await {
+    for app in spawn_each().await {
         let gateway = register(&app, "gateways", gateway_body(1)).await;
         let freed = register(&app, "gateways", gateway_body(2)).await;
         let meter = register(&app, "wmeters", meter_body(1)).await;

@@ -1,41 +1,16 @@
-//! Notifications: rules, the SSE stream, the inbox routes.
-
-mod storm;
-mod stream;
+//! A client's end of a Server-Sent Events stream: the notification
+//! stream, read event by event.
 
 use std::time::Duration;
 
 use futures::StreamExt;
 use serde_json::Value;
-use wm_auth::audit::{Audit, CLI_ACTOR};
 use wm_http::auth::Role;
-use wm_proto::{Envelope, Payload, v1::AlertRaised};
-use wm_storage::with_pool;
 
-use crate::helpers::{TestApp, eventually};
-
-/// Creates a user through the auth service (so its event reaches the
-/// notification service) and waits until notifications know it.
-pub async fn user(app: &TestApp, name: &str, role: Role) -> String {
-    let audit = Audit::open(app.event_log()).await.unwrap();
-    let user = wm_auth::actions::create(app.db(), &audit, CLI_ACTOR, name, "a-long-password", role).await.unwrap();
-    let id = user.id.clone();
-    eventually("notifications know the user", || async {
-        let sql = "SELECT COUNT(*) FROM notification_users WHERE user_id = $1";
-        let n: i64 = with_pool!(app.db(), pool => sqlx::query_scalar(sql).bind(&id).fetch_one(pool).await).unwrap();
-        (n == 1).then_some(())
-    })
-    .await;
-    user.id
-}
-
-/// An alert raised on `meter`.
-pub fn alert(meter: &str, kind: &str) -> Envelope {
-    let raised = AlertRaised { meter_id: meter.into(), alert_type: kind.into(), gateway_id: "g".into(), message_id: 1 };
-    Envelope::new(meter, "gateway:test", Payload::AlertRaised(raised))
-}
+use crate::target::Target;
 
 /// An open event stream, read event by event.
+#[allow(missing_debug_implementations)] // a byte stream
 pub struct Events {
     body: futures::stream::BoxStream<'static, reqwest::Result<bytes::Bytes>>,
     buffer: String,
@@ -50,7 +25,7 @@ pub struct Event {
 
 impl Events {
     /// Opens the stream as `user_id`, resuming after `last` when given.
-    pub async fn open(app: &TestApp, user_id: &str, last: Option<i64>) -> Events {
+    pub async fn open(app: &Target, user_id: &str, last: Option<i64>) -> Events {
         let mut request = app
             .client
             .get(format!("{}/api/notifications", app.url))

@@ -1,29 +1,45 @@
 //! Sign-in beyond the HTTP suite: the events a session leaves in the log,
-//! the login throttle, and the demo's cookie, on SQLite and PostgreSQL.
+//! the login throttle, and the demo's cookie.
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use wm_auth::users;
+use wm_auth::{SessionSettings, users};
 use wm_http::auth::Role;
 use wm_proto::{Payload, topics};
+use wm_test_support::sessions::{PASSWORD, login, logout, refresh, set_cookie};
 
-use crate::{
-    helpers::{TestApp, spawn_each},
-    suite::sessions::{self, PASSWORD, login, refresh, set_cookie},
-};
+use crate::helpers::{TestApp, spawn_each};
 
 async fn apps() -> Vec<TestApp> {
-    let apps = spawn_each(|_| {}).await;
+    let apps = spawn_each(SessionSettings::default()).await;
     for app in &apps {
         users::create(app.db(), "ann", PASSWORD, Role::Operator).await.unwrap();
     }
     apps
 }
 
+/// Ann signs in, refreshes and signs out; returns her id.
+async fn in_refresh_and_out(app: &TestApp) -> String {
+    let ann = users::create(app.db(), "ann", PASSWORD, Role::Operator).await.unwrap();
+    let (cookie, _) = set_cookie(&login(app, "ann", PASSWORD).await);
+    let (rotated, _) = set_cookie(&refresh(app, &cookie).await);
+    assert_eq!(logout(app, &rotated).await.status(), 204);
+    ann.id
+}
+
+/// Ann signs in and refreshes twice, then replays her first token.
+async fn replay_a_rotated_token(app: &TestApp) {
+    users::create(app.db(), "ann", PASSWORD, Role::Operator).await.unwrap();
+    let (first, _) = set_cookie(&login(app, "ann", PASSWORD).await);
+    let (second, _) = set_cookie(&refresh(app, &first).await);
+    set_cookie(&refresh(app, &second).await);
+    assert_eq!(refresh(app, &first).await.status(), 401);
+}
+
 #[tokio::test]
 async fn a_session_s_sign_in_and_out_are_recorded_with_who_and_where() {
-    for app in spawn_each(|_| {}).await {
-        let user_id = sessions::login_refresh_logout_then_the_session_is_dead(&app).await;
+    for app in spawn_each(SessionSettings::default()).await {
+        let user_id = in_refresh_and_out(&app).await;
         // The user's creation is recorded too, before; this test is about the session.
         let events: Vec<_> = app
             .events(topics::AUTH)
@@ -50,8 +66,8 @@ async fn a_session_s_sign_in_and_out_are_recorded_with_who_and_where() {
 
 #[tokio::test]
 async fn a_replayed_refresh_token_is_recorded_once() {
-    for app in spawn_each(|_| {}).await {
-        sessions::replaying_a_rotated_refresh_token_kills_the_family(&app).await;
+    for app in spawn_each(SessionSettings::default()).await {
+        replay_a_rotated_token(&app).await;
         let reuses: Vec<_> = app
             .events(topics::AUTH)
             .await
@@ -93,7 +109,7 @@ async fn the_eleventh_wrong_password_from_one_ip_is_throttled_but_not_the_real_u
 
 #[tokio::test]
 async fn the_demo_cookie_is_not_secure_so_plain_http_browsers_keep_it() {
-    let app = spawn_each(|s| s.auth.sessions.secure_cookie = false).await.remove(0);
+    let app = spawn_each(SessionSettings { secure_cookie: false, ..SessionSettings::default() }).await.remove(0);
     users::create(app.db(), "ann", PASSWORD, Role::Operator).await.unwrap();
     let (cookie, line) = set_cookie(&login(&app, "ann", PASSWORD).await);
     assert!(line.starts_with("wmeter_rt="), "{line}");

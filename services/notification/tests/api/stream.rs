@@ -8,22 +8,22 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use wm_eventlog::projection::{self, RunOptions};
 use wm_http::auth::Role;
+use wm_test_support::sse::Events;
 
-use super::{Events, alert, user};
 use crate::{
-    helpers::{eventually, spawn_each},
-    registry::{meter_body, register},
+    events::{alert, meter, user},
+    helpers::{eventually, projections, spawn_each},
 };
 
 const WAIT: Duration = Duration::from_secs(30);
 
 #[tokio::test]
 async fn alerts_reach_the_stream_and_the_list() {
-    for app in spawn_each(|s| s.notifications.heartbeat_secs = 1).await {
+    for app in spawn_each(Duration::from_secs(1)).await {
         let ann = user(&app, "ann", Role::Operator).await;
         let bob = user(&app, "bob", Role::Admin).await;
         let vic = user(&app, "vic", Role::Viewer).await;
-        let meter = register(&app, "wmeters", meter_body(1)).await;
+        let meter = meter(&app, 1).await;
         eventually("the meter's name is known", || async {
             let sql = "SELECT COUNT(*) FROM notification_devices";
             let n: i64 =
@@ -94,7 +94,7 @@ async fn alerts_reach_the_stream_and_the_list() {
         eventually("the last alert is in", || async { (list(ann.clone()).await == 1).then_some(()) }).await;
         let mut watching = Events::open(&app, &ann, None).await;
         let log = app.event_log();
-        for p in app.notification_projections() {
+        for p in projections(&app) {
             projection::rebuild(log.as_ref(), p.as_ref(), RunOptions::default()).await.unwrap();
         }
         assert_eq!((list(ann.clone()).await, list(bob.clone()).await), (1, 1), "dismissals and clearing replayed too");

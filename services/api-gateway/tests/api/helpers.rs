@@ -1,0 +1,58 @@
+//! The API gateway on a port of its own: its own routes, the dashboard
+//! from a stand-in folder, and the forwarding of the distributed mode.
+
+use std::path::Path;
+
+use utoipa::openapi::{
+    HttpMethod, OpenApi, PathsBuilder,
+    path::{OperationBuilder, PathItemBuilder},
+};
+use wm_api_gateway::{
+    Uptime,
+    forward::{Forwarder, GatewaySettings, Owner, RouteTable},
+};
+use wm_test_support::service::{self, Harness, Mount, ServiceApp};
+
+pub type TestApp = ServiceApp;
+
+/// The gateway with a stand-in dashboard (an `index.html` and one hashed
+/// asset), forwarding the registry's `gateways/count` to `upstream`.
+pub async fn spawn_app() -> TestApp {
+    spawn_gateway("http://127.0.0.1:9").await
+}
+
+/// [`spawn_app`], forwarding to `upstream`.
+pub async fn spawn_gateway(upstream: &str) -> TestApp {
+    let upstream = upstream.to_owned();
+    service::spawn_sqlite(async move |h: &mut Harness| {
+        let static_dir = tempfile::tempdir().unwrap();
+        write(static_dir.path(), "index.html", "<!doctype html><title>w-meter</title><div id=\"root\"></div>");
+        write(static_dir.path(), "assets/app-1234.js", "console.log('w-meter')");
+        let mut settings = GatewaySettings::default();
+        settings.upstreams.device_registry = Some(upstream.clone());
+        settings.connect_timeout_ms = 500;
+        let table = RouteTable::new([(Owner::DeviceRegistry, registry_paths())]);
+        let forwarder = Forwarder::new(table, settings, 1 << 20).unwrap();
+        let (uptime, dir) = (Uptime::since_now(), static_dir.path().to_path_buf());
+        h.keep(static_dir);
+        Mount::new(wm_api_gateway::openapi([]), move |cfg| {
+            cfg.configure(wm_api_gateway::configure(uptime))
+                .configure(wm_api_gateway::forward::configure(forwarder.clone()))
+                .configure(wm_api_gateway::spa(dir.clone()));
+        })
+    })
+    .await
+}
+
+/// A registry that describes one path, as its OpenAPI document would.
+fn registry_paths() -> OpenApi {
+    let get = PathItemBuilder::new().operation(HttpMethod::Get, OperationBuilder::new().build()).build();
+    let paths = PathsBuilder::new().path("/api/proxy/gateways/count", get).build();
+    OpenApi::new(utoipa::openapi::Info::new("registry", "1"), paths)
+}
+
+fn write(dir: &Path, name: &str, content: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, content).unwrap();
+}

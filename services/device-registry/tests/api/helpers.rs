@@ -1,0 +1,24 @@
+//! The registry on a port of its own, as `wmeter` runs it.
+
+use wm_device_registry::DeviceSettings;
+use wm_proto::topics;
+pub use wm_test_support::eventually;
+use wm_test_support::service::{self, Harness, Mount, ServiceApp};
+
+pub type TestApp = ServiceApp;
+
+/// The registry alone, once per database backend, with its projections
+/// and its outbox relay running.
+pub async fn spawn_each() -> Vec<TestApp> {
+    service::spawn_each(async |h: &mut Harness| {
+        h.log.ensure_topics(&[topics::REGISTRY, topics::AUDIT]).await.unwrap();
+        let (state, relay) =
+            wm_device_registry::build(h.db.clone(), h.log.clone(), h.clock.clone(), DeviceSettings::default());
+        let projections = wm_device_registry::projections(&h.db, h.clock.clone());
+        Mount::new(wm_device_registry::openapi(), move |cfg| wm_device_registry::configure(state.clone())(cfg))
+            .migrations([&wm_device_registry::MIGRATIONS])
+            .projections(projections)
+            .relays([relay])
+    })
+    .await
+}

@@ -1,0 +1,67 @@
+//! What other services tell the notification service, as events on its
+//! log, and its stream as a client reads it.
+
+use wm_domain::DeviceId;
+use wm_http::auth::Role;
+use wm_proto::{
+    Envelope, Payload,
+    v1::{self, AlertRaised, GatewayRegistered, MeterRegistered, UserCreated},
+};
+use wm_storage::with_pool;
+
+use crate::helpers::{TestApp, eventually};
+
+/// Creates a user as the auth service does (its event reaches the
+/// notification service) and waits until notifications know it.
+pub async fn user(app: &TestApp, name: &str, role: Role) -> String {
+    let id = DeviceId::new().to_string();
+    let role = match role {
+        Role::Admin => v1::Role::Admin,
+        Role::Operator => v1::Role::Operator,
+        Role::Viewer => v1::Role::Viewer,
+    };
+    let created = UserCreated { user_id: id.clone(), username: name.to_owned(), role: role.into() };
+    app.publish(&[Envelope::new(&id, "cli", Payload::UserCreated(created))]).await;
+    eventually("notifications know the user", || async {
+        let sql = "SELECT COUNT(*) FROM notification_users WHERE user_id = $1";
+        let n: i64 = with_pool!(app.db(), pool => sqlx::query_scalar(sql).bind(&id).fetch_one(pool).await).unwrap();
+        (n == 1).then_some(())
+    })
+    .await;
+    id
+}
+
+/// Registers meter `WM{n:08}` as the registry does; returns its id.
+pub async fn meter(app: &TestApp, n: u32) -> String {
+    let id = DeviceId::new().to_string();
+    let serial_number = format!("WM{n:08}");
+    let registered = MeterRegistered {
+        id: id.clone(),
+        device_name: format!("W-{serial_number}"),
+        serial_number,
+        ble_address: wm_test_support::devices::address(0xC0, n).to_uppercase(),
+        ..MeterRegistered::default()
+    };
+    app.publish(&[Envelope::new(&id, "test-user", Payload::MeterRegistered(registered))]).await;
+    id
+}
+
+/// Registers gateway `GW{n:08}` as the registry does; returns its id.
+pub async fn gateway(app: &TestApp, n: u32) -> String {
+    let id = DeviceId::new().to_string();
+    let serial_number = format!("GW{n:08}");
+    let registered = GatewayRegistered {
+        id: id.clone(),
+        device_name: format!("GTW-{serial_number}"),
+        serial_number,
+        ..GatewayRegistered::default()
+    };
+    app.publish(&[Envelope::new(&id, "test-user", Payload::GatewayRegistered(registered))]).await;
+    id
+}
+
+/// An alert raised on `meter`.
+pub fn alert(meter: &str, kind: &str) -> Envelope {
+    let raised = AlertRaised { meter_id: meter.into(), alert_type: kind.into(), gateway_id: "g".into(), message_id: 1 };
+    Envelope::new(meter, "gateway:test", Payload::AlertRaised(raised))
+}
