@@ -4,7 +4,12 @@
 
 use reqwest::Method;
 use serde_json::{Value, json};
+use wm_domain::DeviceId;
 use wm_http::auth::Role;
+use wm_proto::{
+    Envelope, Payload,
+    v1::{GatewayRegistered, MeterRegistered},
+};
 
 use crate::{eventually, target::Target};
 
@@ -51,4 +56,36 @@ pub async fn count(t: &Target, path: &str) -> i64 {
 /// Waits until `path` answers `{"count": expected}`.
 pub async fn count_becomes(t: &Target, path: &str, expected: i64) {
     eventually(path, || async { (count(t, path).await == expected).then_some(()) }).await;
+}
+
+/// The registration of gateway [`gateway_body`]`(n)` as the registry
+/// publishes it, for a service that learns devices from the log: the new
+/// id and the event.
+pub fn gateway_registered(n: u32) -> (String, Envelope) {
+    let id = DeviceId::new().to_string();
+    let serial_number = format!("GW{n:08}");
+    let registered = GatewayRegistered {
+        id: id.clone(),
+        device_name: format!("GTW-{serial_number}"),
+        serial_number,
+        ble_address: address(0xA0, n).to_uppercase(),
+        mac_address: address(0xB0, n).to_uppercase(),
+        ..GatewayRegistered::default()
+    };
+    (id.clone(), Envelope::new(id, "test-user", Payload::GatewayRegistered(registered)))
+}
+
+/// The registration of meter [`meter_body`]`(n)`, heard at
+/// [`address`]`(0xC0, n)`, as the registry publishes it.
+pub fn meter_registered(n: u32) -> (String, Envelope) {
+    let id = DeviceId::new().to_string();
+    let serial_number = format!("WM{n:08}");
+    let registered = MeterRegistered {
+        id: id.clone(),
+        device_name: format!("W-{serial_number}"),
+        serial_number,
+        ble_address: address(0xC0, n).to_uppercase(),
+        ..MeterRegistered::default()
+    };
+    (id.clone(), Envelope::new(id, "test-user", Payload::MeterRegistered(registered)))
 }

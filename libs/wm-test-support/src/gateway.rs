@@ -7,11 +7,15 @@ use std::{net::SocketAddr, time::Duration};
 use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Outgoing, Packet, QoS};
 use serde_json::Value;
 use tokio::{sync::mpsc, task::JoinHandle};
+use wm_storage::{Db, with_pool};
 
-/// A deployment whose broker gateways reach: its address and the gateways'
-/// login.
-pub trait Broker {
+use crate::eventually;
+
+/// A deployment gateways reach: its broker's address and the gateways'
+/// login, and its database, which tests read.
+pub trait Deployment {
     fn broker(&self) -> Option<(SocketAddr, (String, String))>;
+    fn db(&self) -> &Db;
 }
 
 /// A gateway on a deployment's broker.
@@ -26,7 +30,7 @@ pub struct Gateway {
 
 impl Gateway {
     /// Connects as gateway `serial` to `app`'s broker, with its last will.
-    pub async fn connect(app: &impl Broker, serial: &str) -> Gateway {
+    pub async fn connect(app: &impl Deployment, serial: &str) -> Gateway {
         let (addr, (username, password)) = app.broker().expect("a broker");
         let mut options = MqttOptions::new(format!("gw-{serial}"), addr.ip().to_string(), addr.port());
         options
@@ -97,4 +101,20 @@ impl Gateway {
 
 pub fn topic(serial: &str, kind: &str) -> String {
     format!("wmeter/v1/gw/{serial}/{kind}")
+}
+
+/// Waits until ingest knows `gateways` and `meters` (its directory is fed
+/// by the registry's events) in `app`'s database.
+pub async fn known(app: &impl Deployment, gateways: i64, meters: i64) {
+    eventually("ingest knows the devices", || async {
+        let count = |table: &'static str| {
+            let sql = format!("SELECT COUNT(*) FROM {table}");
+            async move {
+                with_pool!(app.db(), pool => sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).fetch_one(pool).await)
+                    .unwrap()
+            }
+        };
+        (count("ingest_gateways").await >= gateways && count("ingest_meters").await >= meters).then_some(())
+    })
+    .await;
 }

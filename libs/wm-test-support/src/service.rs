@@ -285,9 +285,13 @@ impl Deref for ServiceApp {
     }
 }
 
-impl crate::gateway::Broker for ServiceApp {
+impl crate::gateway::Deployment for ServiceApp {
     fn broker(&self) -> Option<(SocketAddr, (String, String))> {
         self.broker.clone()
+    }
+
+    fn db(&self) -> &Db {
+        self.db.db()
     }
 }
 

@@ -5,9 +5,10 @@ use wm_domain::DeviceId;
 use wm_http::auth::Role;
 use wm_proto::{
     Envelope, Payload,
-    v1::{self, AlertRaised, GatewayRegistered, MeterRegistered, UserCreated},
+    v1::{self, AlertRaised, UserCreated},
 };
 use wm_storage::with_pool;
+use wm_test_support::devices::{gateway_registered, meter_registered};
 
 use crate::helpers::{TestApp, eventually};
 
@@ -33,30 +34,15 @@ pub async fn user(app: &TestApp, name: &str, role: Role) -> String {
 
 /// Registers meter `WM{n:08}` as the registry does; returns its id.
 pub async fn meter(app: &TestApp, n: u32) -> String {
-    let id = DeviceId::new().to_string();
-    let serial_number = format!("WM{n:08}");
-    let registered = MeterRegistered {
-        id: id.clone(),
-        device_name: format!("W-{serial_number}"),
-        serial_number,
-        ble_address: wm_test_support::devices::address(0xC0, n).to_uppercase(),
-        ..MeterRegistered::default()
-    };
-    app.publish(&[Envelope::new(&id, "test-user", Payload::MeterRegistered(registered))]).await;
+    let (id, registered) = meter_registered(n);
+    app.publish(&[registered]).await;
     id
 }
 
 /// Registers gateway `GW{n:08}` as the registry does; returns its id.
 pub async fn gateway(app: &TestApp, n: u32) -> String {
-    let id = DeviceId::new().to_string();
-    let serial_number = format!("GW{n:08}");
-    let registered = GatewayRegistered {
-        id: id.clone(),
-        device_name: format!("GTW-{serial_number}"),
-        serial_number,
-        ..GatewayRegistered::default()
-    };
-    app.publish(&[Envelope::new(&id, "test-user", Payload::GatewayRegistered(registered))]).await;
+    let (id, registered) = gateway_registered(n);
+    app.publish(&[registered]).await;
     id
 }
 

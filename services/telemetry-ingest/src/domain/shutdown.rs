@@ -2,51 +2,20 @@
 //! that the valve be closed (`ShutdownRequested`, from its uplink); an
 //! operator confirms or rejects the request, once (`ShutdownAnswered`).
 
-use std::{fmt, str::FromStr};
-
 use wm_proto::{
     Payload,
     v1::{ShutdownAnswerStatus, ShutdownAnswered},
 };
 
-use super::UnknownStatus;
-
-/// Where a request stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// Waiting for an operator's answer.
-    Requested,
-    /// The valve is to be closed and the meter is down.
-    Confirmed,
-    /// The valve stays open.
-    Rejected,
-}
-
-impl Status {
-    /// The word the API, the audit trail and the table use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Requested => "requested",
-            Status::Confirmed => "confirmed",
-            Status::Rejected => "rejected",
-        }
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Status {
-    type Err = UnknownStatus;
-
-    fn from_str(s: &str) -> Result<Self, UnknownStatus> {
-        [Status::Requested, Status::Confirmed, Status::Rejected]
-            .into_iter()
-            .find(|status| status.as_str() == s)
-            .ok_or_else(|| UnknownStatus(s.to_owned()))
+statuses! {
+    /// Where a request stands.
+    pub enum Status {
+        /// Waiting for an operator's answer.
+        Requested => "requested",
+        /// The valve is to be closed and the meter is down.
+        Confirmed => "confirmed",
+        /// The valve stays open.
+        Rejected => "rejected",
     }
 }
 

@@ -4,40 +4,27 @@
 //! ack settles it (`CommandAcknowledged`, from its uplink). A status only
 //! moves forward: pending → sent → acked or failed.
 
-use std::{fmt, str::FromStr};
-
 use chrono::{DateTime, Utc};
 use wm_proto::{
     Payload,
     v1::{ValveAction, ValveCommandIssued, ValveCommandSent},
 };
 
-use super::UnknownStatus;
-
-/// Where a command stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// Queued, not yet handed to the broker.
-    Pending,
-    /// Handed to the broker for the gateway.
-    Sent,
-    /// The gateway closed the valve.
-    Acked,
-    /// The gateway could not close it.
-    Failed,
+statuses! {
+    /// Where a command stands.
+    pub enum Status {
+        /// Queued, not yet handed to the broker.
+        Pending => "pending",
+        /// Handed to the broker for the gateway.
+        Sent => "sent",
+        /// The gateway closed the valve.
+        Acked => "acked",
+        /// The gateway could not close it.
+        Failed => "failed",
+    }
 }
 
 impl Status {
-    /// The word the API and the table use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Pending => "pending",
-            Status::Sent => "sent",
-            Status::Acked => "acked",
-            Status::Failed => "failed",
-        }
-    }
-
     /// The statuses a command may move to this one from.
     pub fn reached_from(self) -> &'static [Status] {
         match self {
@@ -54,23 +41,6 @@ impl Status {
 
     fn moved_to(self, next: Status) -> Status {
         if next.reached_from().contains(&self) { next } else { self }
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Status {
-    type Err = UnknownStatus;
-
-    fn from_str(s: &str) -> Result<Self, UnknownStatus> {
-        [Status::Pending, Status::Sent, Status::Acked, Status::Failed]
-            .into_iter()
-            .find(|status| status.as_str() == s)
-            .ok_or_else(|| UnknownStatus(s.to_owned()))
     }
 }
 

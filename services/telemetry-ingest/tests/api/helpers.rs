@@ -2,15 +2,15 @@
 //! runs it; and the devices it knows, registered as the registry does.
 
 use serde_json::Value;
-use wm_domain::DeviceId;
-use wm_proto::{
-    Envelope, Payload,
-    v1::{GatewayRegistered, MeterRegistered},
-};
-use wm_storage::{Backend, with_pool};
+use wm_storage::Backend;
 use wm_telemetry_ingest::MqttSettings;
-pub use wm_test_support::{devices::address, eventually, gateway::Gateway};
+pub use wm_test_support::{
+    devices::address,
+    eventually,
+    gateway::{Gateway, known},
+};
 use wm_test_support::{
+    devices::{gateway_registered, meter_registered},
     mqtt::Mosquitto,
     service::{self, Harness, Mount, ServiceApp},
 };
@@ -52,46 +52,17 @@ pub async fn spawn_each() -> Vec<TestApp> {
 
 /// Registers gateway `GW{n:08}` as the registry does; returns its id.
 pub async fn gateway(app: &TestApp, n: u32) -> String {
-    let id = DeviceId::new().to_string();
-    let registered = GatewayRegistered {
-        id: id.clone(),
-        serial_number: format!("GW{n:08}"),
-        device_name: format!("GTW-GW{n:08}"),
-        ..GatewayRegistered::default()
-    };
-    app.publish(&[Envelope::new(&id, "test-user", Payload::GatewayRegistered(registered))]).await;
+    let (id, registered) = gateway_registered(n);
+    app.publish(&[registered]).await;
     id
 }
 
 /// Registers meter `WM{n:08}`, heard at [`address`]`(0xC0, n)`, as the
 /// registry does; returns its id.
 pub async fn meter(app: &TestApp, n: u32) -> String {
-    let id = DeviceId::new().to_string();
-    let registered = MeterRegistered {
-        id: id.clone(),
-        serial_number: format!("WM{n:08}"),
-        device_name: format!("W-WM{n:08}"),
-        ble_address: address(0xC0, n).to_uppercase(),
-        ..MeterRegistered::default()
-    };
-    app.publish(&[Envelope::new(&id, "test-user", Payload::MeterRegistered(registered))]).await;
+    let (id, registered) = meter_registered(n);
+    app.publish(&[registered]).await;
     id
-}
-
-/// Waits until ingest knows `gateways` and `meters` (its directory is fed
-/// by the registry's events).
-pub async fn known(app: &TestApp, gateways: i64, meters: i64) {
-    eventually("ingest knows the devices", || async {
-        let count = |table: &'static str| {
-            let sql = format!("SELECT COUNT(*) FROM {table}");
-            async move {
-                with_pool!(app.db(), pool => sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).fetch_one(pool).await)
-                    .unwrap()
-            }
-        };
-        (count("ingest_gateways").await >= gateways && count("ingest_meters").await >= meters).then_some(())
-    })
-    .await;
 }
 
 /// `path`'s JSON once `ready` holds for it.

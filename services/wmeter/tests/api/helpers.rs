@@ -239,8 +239,12 @@ pub async fn user(app: &TestApp, name: &str, role: UserRole) -> String {
     user.id
 }
 
-impl wm_test_support::gateway::Broker for TestApp {
+impl wm_test_support::gateway::Deployment for TestApp {
     fn broker(&self) -> Option<(std::net::SocketAddr, (String, String))> {
         self.broker.clone()
+    }
+
+    fn db(&self) -> &wm_storage::Db {
+        self.db.as_ref().expect("this app has a database")
     }
 }

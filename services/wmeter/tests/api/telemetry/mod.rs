@@ -8,25 +8,9 @@ mod valve;
 
 use serde_json::Value;
 use wm_storage::with_pool;
-pub use wm_test_support::gateway::Gateway;
+pub use wm_test_support::gateway::{Gateway, known};
 
 use crate::helpers::{TestApp, eventually};
-
-/// Waits until ingest knows `gateways` and `meters` (its directory is fed
-/// by the registry's events).
-pub async fn known(app: &TestApp, gateways: i64, meters: i64) {
-    eventually("ingest knows the devices", || async {
-        let count = |table: &'static str| {
-            let sql = format!("SELECT COUNT(*) FROM {table}");
-            async move {
-                with_pool!(app.db(), pool => sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).fetch_one(pool).await)
-                    .unwrap()
-            }
-        };
-        (count("ingest_gateways").await >= gateways && count("ingest_meters").await >= meters).then_some(())
-    })
-    .await;
-}
 
 /// The number in `count` of a `SELECT COUNT(*)`.
 pub async fn rows(app: &TestApp, sql: &'static str) -> i64 {
