@@ -50,6 +50,17 @@ impl StorageError {
             _ => false,
         }
     }
+
+    /// [`StorageError::Taken`] naming `field` and `value` when a unique key
+    /// refused the statement; any other error as it is.
+    pub fn taken_as(self, field: &'static str, value: impl Into<String>) -> Self {
+        match self {
+            StorageError::Query(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                StorageError::Taken { field, value: value.into() }
+            }
+            other => other,
+        }
+    }
 }
 
 /// True when a sqlx error means the database could not be reached, as

@@ -38,7 +38,7 @@ const COLUMNS: &str = "id, username, role, disabled, created_at";
 pub async fn insert(db: &Db, user: &User, password_hash: &str) -> Result<(), StorageError> {
     let sql =
         "INSERT INTO users (id, username, password_hash, role, disabled, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
-    let inserted = with_pool!(db, pool => sqlx::query(sql)
+    with_pool!(db, pool => sqlx::query(sql)
         .bind(&user.id)
         .bind(&user.username)
         .bind(password_hash)
@@ -47,14 +47,8 @@ pub async fn insert(db: &Db, user: &User, password_hash: &str) -> Result<(), Sto
         .bind(user.created_at.timestamp_micros())
         .execute(pool)
         .await
-        .map(|_| ()));
-    match inserted {
-        Ok(()) => Ok(()),
-        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-            Err(StorageError::Taken { field: "username", value: user.username.clone() })
-        }
-        Err(e) => Err(e.into()),
-    }
+        .map(|_| ()))
+    .map_err(|e| StorageError::from(e).taken_as("username", &user.username))
 }
 
 /// Every user, by username.

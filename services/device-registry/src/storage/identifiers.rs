@@ -45,13 +45,7 @@ pub async fn replace(
     }
     for (field, value) in after.iter().filter(|pair| !before.contains(pair)) {
         let sql = "INSERT INTO device_identifiers (field, value, device_id) VALUES ($1, $2, $3)";
-        match execute!(tx, sql, *field, value, device_id) {
-            Ok(_) => {}
-            Err(StorageError::Query(sqlx::Error::Database(e))) if e.is_unique_violation() => {
-                return Err(StorageError::Taken { field, value: value.clone() });
-            }
-            Err(e) => return Err(e),
-        }
+        execute!(tx, sql, *field, value, device_id).map_err(|e| e.taken_as(field, value))?;
     }
     Ok(())
 }
