@@ -53,11 +53,10 @@ macro_rules! migrations {
             name: $name,
             sql: include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"), "/", $folder, "/", stringify!($backend), "/",
-                $crate::migrations!(@padded $version), "_", $name, ".sql"
+                $crate::migrations!(@zeros $version), "_", $name, ".sql"
             )),
         }
     };
-    (@padded $version:tt) => { $crate::migrations!(@zeros $version) };
     (@zeros 1) => { "0001" }; (@zeros 2) => { "0002" }; (@zeros 3) => { "0003" }; (@zeros 4) => { "0004" };
     (@zeros 5) => { "0005" }; (@zeros 6) => { "0006" }; (@zeros 7) => { "0007" }; (@zeros 8) => { "0008" };
     (@zeros 9) => { "0009" }; (@zeros 10) => { "0010" }; (@zeros 11) => { "0011" }; (@zeros 12) => { "0012" };
