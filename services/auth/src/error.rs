@@ -5,11 +5,7 @@ use actix_web::http::StatusCode;
 use wm_http::{ApiError, auth::TokenError};
 use wm_storage::StorageError;
 
-use crate::{
-    domain::user::{InvalidUsername, MAX_USERNAME_CHARS},
-    hashers::HashersError,
-    password::PasswordError,
-};
+use crate::{domain::user::InvalidUsername, hashers::HashersError, password::PasswordError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {
@@ -30,7 +26,7 @@ pub enum AuthError {
     /// A query parameter that cannot be used.
     #[error("{0}")]
     BadRequest(String),
-    #[error("the username must be 1 to {MAX_USERNAME_CHARS} characters, without control characters")]
+    #[error("{}", InvalidUsername)]
     InvalidUsername,
     #[error("the username '{0}' is taken")]
     UsernameTaken(String),
