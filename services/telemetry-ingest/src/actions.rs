@@ -91,6 +91,7 @@ async fn close_valve(
     Ok(Some((command_id, envelopes(meter_id, actor, events, now))))
 }
 
-fn envelopes(device: &str, actor: &str, events: Vec<Payload>, at: DateTime<Utc>) -> Vec<Envelope> {
+/// What an aggregate decided about `device`, as `actor`'s events at `at`.
+pub(crate) fn envelopes(device: &str, actor: &str, events: Vec<Payload>, at: DateTime<Utc>) -> Vec<Envelope> {
     events.into_iter().map(|event| Envelope::new(device, actor, event).with_occurred_at(at)).collect()
 }

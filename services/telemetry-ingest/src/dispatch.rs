@@ -9,12 +9,12 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use wm_eventlog::outbox;
 use wm_mqtt::Link;
-use wm_proto::Envelope;
 use wm_storage::StorageError;
 use wm_uplink::topic;
 
 use crate::{
     NAME,
+    actions::envelopes,
     domain::valve::{self, ValveCommand, ValveError},
     state::IngestState,
     storage::{telemetry, valve_commands},
@@ -51,12 +51,8 @@ enum DispatchError {
 async fn send_pending(ingest: &IngestState, link: &Link) -> Result<(), DispatchError> {
     for command in valve_commands::pending(&ingest.db, ROUND).await? {
         link.publish(topic::commands(&command.gateway_serial), payload(&command)).await?;
-        let envelopes: Vec<Envelope> = valve::decide(Some(&command), valve::Command::MarkSent)?
-            .into_iter()
-            .map(|event| {
-                Envelope::new(&command.meter_id, format!("service:{NAME}"), event).with_occurred_at(ingest.now())
-            })
-            .collect();
+        let sent = valve::decide(Some(&command), valve::Command::MarkSent)?;
+        let envelopes = envelopes(&command.meter_id, &format!("service:{NAME}"), sent, ingest.now());
         let mut tx = ingest.db.begin_write().await?;
         telemetry::persist_all(&mut tx, &envelopes).await?;
         outbox::stage(&mut tx, NAME, None, &envelopes).await?;
