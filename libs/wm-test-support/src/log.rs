@@ -2,8 +2,23 @@
 
 use std::time::Duration;
 
-use wm_eventlog::EventLog;
+use wm_eventlog::{EventLog, kafka::KafkaSettings};
 use wm_proto::Envelope;
+
+use crate::servers;
+
+/// The test broker's settings for a log of a test's own: one replica, two
+/// partitions, and a namespace of its own, since tests share the broker
+/// and each must see only its own topics and groups. `None` (skip) when the
+/// broker is not configured.
+pub fn kafka() -> Option<KafkaSettings> {
+    Some(KafkaSettings {
+        replication_factor: 1,
+        partitions: 2,
+        namespace: format!("t{}.", uuid::Uuid::now_v7().simple()),
+        ..KafkaSettings::with_brokers(servers::kafka_brokers()?)
+    })
+}
 
 /// Appends `envelopes`, each on its payload's topic (created first).
 pub async fn publish(log: &dyn EventLog, envelopes: &[Envelope]) {

@@ -78,7 +78,26 @@ impl Mosquitto {
     pub fn url(&self) -> String {
         format!("mqtt://{}", self.addr)
     }
+
+    /// One for w-meter: ingest signs in as [`SERVICE_LOGIN`] (shares the
+    /// uplinks in [`SHARED_GROUP`]) and gateways as [`GATEWAY_LOGIN`]
+    /// (username = password); `None` as [`Mosquitto::start`].
+    pub fn for_wmeter() -> Option<Mosquitto> {
+        Mosquitto::start(&[(SERVICE_LOGIN, SERVICE_LOGIN), (GATEWAY_LOGIN, GATEWAY_LOGIN)])
+    }
+
+    /// Its address and the gateways' login, as a test's gateways reach it.
+    pub fn gateway_broker(&self) -> (SocketAddr, (String, String)) {
+        (self.addr, (GATEWAY_LOGIN.to_owned(), GATEWAY_LOGIN.to_owned()))
+    }
 }
+
+/// w-meter's own login on [`Mosquitto::for_wmeter`] (username = password).
+pub const SERVICE_LOGIN: &str = "wmeter-test";
+/// The gateways' login on [`Mosquitto::for_wmeter`] (username = password).
+pub const GATEWAY_LOGIN: &str = "gateway-test";
+/// The shared subscription ingest replicas use.
+pub const SHARED_GROUP: &str = "wmeter-ingest";
 
 fn readable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;

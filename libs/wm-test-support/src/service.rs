@@ -33,7 +33,6 @@ use tokio_util::sync::CancellationToken;
 use wm_domain::ManualClock;
 use wm_eventlog::{
     EventLog, EventLogSettings,
-    kafka::KafkaSettings,
     outbox::Relay,
     projection::{self, LagMetric, Projection, RunOptions},
 };
@@ -47,7 +46,7 @@ use wm_proto::Envelope;
 use wm_storage::{Backend, Db, Migrations};
 
 use crate::{
-    TestDb, servers,
+    TestDb,
     target::{NoUsers, Target},
 };
 
@@ -175,14 +174,8 @@ pub async fn spawn_each(setup: impl AsyncFn(&mut Harness) -> Mount) -> Vec<Servi
         let log_settings = match db.backend() {
             Backend::Sqlite => EventLogSettings::Embedded(Default::default()),
             Backend::Postgres => {
-                let Some(brokers) = servers::kafka_brokers() else { continue };
-                EventLogSettings::Kafka(KafkaSettings {
-                    replication_factor: 1,
-                    partitions: 2,
-                    // Tests share the broker: each app sees only its own topics and groups.
-                    namespace: format!("t{}.", uuid::Uuid::now_v7().simple()),
-                    ..KafkaSettings::with_brokers(brokers)
-                })
+                let Some(kafka) = crate::log::kafka() else { continue };
+                EventLogSettings::Kafka(kafka)
             }
         };
         apps.push(spawn(db, &log_settings, &setup).await);

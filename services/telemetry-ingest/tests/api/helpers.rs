@@ -11,15 +11,11 @@ pub use wm_test_support::{
 };
 use wm_test_support::{
     devices::{gateway_registered, meter_registered},
-    mqtt::Mosquitto,
+    mqtt::{Mosquitto, SERVICE_LOGIN, SHARED_GROUP},
     service::{self, Harness, Mount, ServiceApp},
 };
 
 pub type TestApp = ServiceApp;
-
-/// The logins (username = password) of a test's own Mosquitto.
-const SERVICE_LOGIN: &str = "wmeter-test";
-const GATEWAY_LOGIN: &str = "gateway-test";
 
 /// Ingest alone, once per database backend, with its MQTT side, its
 /// projections and its outbox relay running.
@@ -29,12 +25,11 @@ pub async fn spawn_each() -> Vec<TestApp> {
         let (state, relay) = wm_telemetry_ingest::build(h.db.clone(), h.log.clone(), h.clock.clone(), &mut h.metrics);
         let mut settings = MqttSettings { listen: "127.0.0.1:0".to_owned(), ..MqttSettings::default() };
         if h.backend() == Backend::Postgres {
-            let broker = Mosquitto::start(&[(SERVICE_LOGIN, SERVICE_LOGIN), (GATEWAY_LOGIN, GATEWAY_LOGIN)])
-                .expect("Mosquitto, with the other test servers");
+            let broker = Mosquitto::for_wmeter().expect("Mosquitto, with the other test servers");
             settings.broker = broker.url();
             (settings.username, settings.password) = (SERVICE_LOGIN.to_owned(), Some(SERVICE_LOGIN.to_owned()));
-            settings.shared_group = "wmeter-ingest".to_owned();
-            h.broker = Some((broker.addr, (GATEWAY_LOGIN.to_owned(), GATEWAY_LOGIN.to_owned())));
+            settings.shared_group = SHARED_GROUP.to_owned();
+            h.broker = Some(broker.gateway_broker());
             h.keep(broker);
         }
         let mqtt = wm_telemetry_ingest::mqtt::start(&settings, state.get_ref().clone(), h.stop_token()).await.unwrap();

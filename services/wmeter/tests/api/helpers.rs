@@ -14,7 +14,10 @@ use wm_eventlog::EventLog;
 use wm_http::auth::Role as UserRole;
 use wm_proto::Envelope;
 use wm_storage::with_pool;
-use wm_test_support::{TestDb, mqtt::Mosquitto};
+use wm_test_support::{
+    TestDb,
+    mqtt::{Mosquitto, SERVICE_LOGIN, SHARED_GROUP},
+};
 use wmeter::{
     Application, Role,
     config::{Mode, Settings},
@@ -58,28 +61,19 @@ pub async fn spawn_each(adjust: impl Fn(&mut Settings)) -> Vec<TestApp> {
         settings.database = db.settings().clone();
         let mut mosquitto = None;
         if db.backend() == wm_storage::Backend::Postgres {
-            let Some(brokers) = wm_test_support::servers::kafka_brokers() else { continue };
-            settings.event_log = wm_eventlog::EventLogSettings::Kafka(wm_eventlog::kafka::KafkaSettings {
-                replication_factor: 1,
-                partitions: 2,
-                // Tests share the broker: each app reads and writes only its own topics and groups.
-                namespace: format!("t{}.", uuid::Uuid::now_v7().simple()),
-                ..wm_eventlog::kafka::KafkaSettings::with_brokers(brokers)
-            });
-            let Some(broker) = Mosquitto::start(&[(SERVICE_LOGIN, SERVICE_LOGIN), (GATEWAY_LOGIN, GATEWAY_LOGIN)])
-            else {
-                continue;
-            };
+            let Some(kafka) = wm_test_support::log::kafka() else { continue };
+            settings.event_log = wm_eventlog::EventLogSettings::Kafka(kafka);
+            let Some(broker) = Mosquitto::for_wmeter() else { continue };
             settings.mqtt.broker = broker.url();
             (settings.mqtt.username, settings.mqtt.password) =
                 (SERVICE_LOGIN.to_owned(), Some(SERVICE_LOGIN.to_owned()));
-            settings.mqtt.shared_group = "wmeter-ingest".to_owned();
+            settings.mqtt.shared_group = SHARED_GROUP.to_owned();
             mosquitto = Some(broker);
         }
         adjust(&mut settings);
         let mut app = spawn_with(settings, Mode::Embedded, Role::Embedded, Some(db)).await;
         if let Some(broker) = mosquitto {
-            app.broker = Some((broker.addr, (GATEWAY_LOGIN.to_owned(), GATEWAY_LOGIN.to_owned())));
+            app.broker = Some(broker.gateway_broker());
             app._mosquitto = Some(broker);
         }
         apps.push(app);
@@ -101,10 +95,6 @@ pub async fn spawn_gateway(upstream: &str) -> TestApp {
     settings.gateway.connect_timeout_ms = 500;
     spawn_with(settings, Mode::Distributed, Role::Service(wmeter::Service::ApiGateway), None).await
 }
-
-/// The logins (username = password) of a test's own Mosquitto.
-const SERVICE_LOGIN: &str = "wmeter-test";
-const GATEWAY_LOGIN: &str = "gateway-test";
 
 /// `role` on a free port with `settings`, serving a stand-in dashboard.
 pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Option<TestDb>) -> TestApp {
