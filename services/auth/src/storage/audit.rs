@@ -112,15 +112,27 @@ pub async fn keep_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<u64, Storag
 
 /// The entries on `page` (from 1) of `max` each, newest first, and how many
 /// there are in all.
+/// The total comes from the same statement as the entries (a window
+/// count), so the two describe one trail while entries keep arriving; only
+/// a page past the end counts on its own.
 pub async fn page(db: &Db, page: i64, max: i64) -> Result<(Vec<AuditEntry>, i64), StorageError> {
+    #[derive(sqlx::FromRow)]
+    struct Counted {
+        #[sqlx(flatten)]
+        row: Row,
+        total: i64,
+    }
     let sql = "SELECT a.event_id, a.occurred_at, a.actor, u.username, a.role, a.source_ip, a.action, a.target_id, \
-               a.before_json, a.after_json, a.outcome, a.detail \
+               a.before_json, a.after_json, a.outcome, a.detail, COUNT(*) OVER () AS total \
                FROM audit_log a LEFT JOIN users u ON u.id = a.actor \
                ORDER BY a.occurred_at DESC, a.event_id DESC LIMIT $1 OFFSET $2"
         .to_owned();
-    let rows: Vec<Row> = query::fetch_all(db, sql, vec![Bind::Int(max), Bind::Int((page - 1) * max)]).await?;
-    let total = query::fetch_count(db, "SELECT COUNT(*) FROM audit_log".to_owned(), Vec::new()).await?;
-    Ok((rows.into_iter().map(AuditEntry::from).collect(), total))
+    let rows: Vec<Counted> = query::fetch_all(db, sql, vec![Bind::Int(max), Bind::Int((page - 1) * max)]).await?;
+    let total = match rows.first() {
+        Some(first) => first.total,
+        None => query::fetch_count(db, "SELECT COUNT(*) FROM audit_log".to_owned(), Vec::new()).await?,
+    };
+    Ok((rows.into_iter().map(|counted| AuditEntry::from(counted.row)).collect(), total))
 }
 
 /// Empties the trail, before a rebuild.
