@@ -37,6 +37,8 @@ mod kind;
 mod newtype;
 mod phone;
 mod serial;
+mod status;
+mod valve;
 
 pub use address::{
     ADDRESS_MESSAGE, BleAddress, BleAddressError, METER_BLE_ADDRESS_MESSAGE, MacAddress, MacAddressError,
@@ -51,3 +53,5 @@ pub use phone::{EDIT_PHONE_NUMBER_MESSAGE, PHONE_NUMBER_LEN, PHONE_NUMBER_MESSAG
 pub use serial::{
     METER_SERIAL_NUMBER_MESSAGE, SERIAL_NUMBER_LEN, SERIAL_NUMBER_MESSAGE, SerialNumber, SerialNumberError,
 };
+pub use status::UnknownStatus;
+pub use valve::ValveStatus;

@@ -30,6 +30,7 @@ impl Payload {
             Payload::ShutdownAnswered(_) => "ShutdownAnswered",
             Payload::ValveCommandIssued(_) => "ValveCommandIssued",
             Payload::ValveCommandSent(_) => "ValveCommandSent",
+            Payload::ValveCommandTimedOut(_) => "ValveCommandTimedOut",
             Payload::CommandAcknowledged(_) => "CommandAcknowledged",
             Payload::NotificationCreated(_) => "NotificationCreated",
             Payload::NotificationDismissed(_) => "NotificationDismissed",
@@ -41,7 +42,25 @@ impl Payload {
             Payload::UserRoleChanged(_) => "UserRoleChanged",
             Payload::RefreshTokenReused(_) => "RefreshTokenReused",
             Payload::AuditRecorded(_) => "AuditRecorded",
+            Payload::AlarmRaised(_) => "AlarmRaised",
+            Payload::AlarmAcknowledged(_) => "AlarmAcknowledged",
+            Payload::AlarmAssigned(_) => "AlarmAssigned",
+            Payload::AlarmCommented(_) => "AlarmCommented",
+            Payload::AlarmCleared(_) => "AlarmCleared",
+            Payload::AlarmClosed(_) => "AlarmClosed",
             Payload::DeadLetter(_) => "DeadLetter",
+        }
+    }
+}
+
+impl crate::v1::Role {
+    /// The word services store a user's role as: `admin`, `operator` or
+    /// `viewer` (an unspecified role is the least: viewer).
+    pub fn word(self) -> &'static str {
+        match self {
+            crate::v1::Role::Admin => "admin",
+            crate::v1::Role::Operator => "operator",
+            crate::v1::Role::Viewer | crate::v1::Role::Unspecified => "viewer",
         }
     }
 }

@@ -22,6 +22,8 @@ pub const DISCOVERIES: &str = "wmeter.telemetry.discoveries.v1";
 pub const SHUTDOWN: &str = "wmeter.shutdown.v1";
 /// Valve commands and gateway acknowledgements.
 pub const COMMANDS: &str = "wmeter.commands.v1";
+/// Alarms raised, acknowledged, assigned, commented, cleared and closed.
+pub const ALARMS: &str = "wmeter.alarms.v1";
 /// Per-user notifications.
 pub const NOTIFICATIONS: &str = "wmeter.notifications.v1";
 /// Logins, logouts and user changes.
@@ -42,6 +44,7 @@ pub const ALL: &[&str] = &[
     DISCOVERIES,
     SHUTDOWN,
     COMMANDS,
+    ALARMS,
     NOTIFICATIONS,
     AUTH,
     AUDIT,
@@ -67,7 +70,16 @@ pub fn for_payload(payload: &Payload) -> &'static str {
         Payload::AlertRaised(_) | Payload::AlertCleared(_) => ALERTS,
         Payload::PeripheralDiscovered(_) => DISCOVERIES,
         Payload::ShutdownRequested(_) | Payload::ShutdownAnswered(_) => SHUTDOWN,
-        Payload::ValveCommandIssued(_) | Payload::ValveCommandSent(_) | Payload::CommandAcknowledged(_) => COMMANDS,
+        Payload::ValveCommandIssued(_)
+        | Payload::ValveCommandSent(_)
+        | Payload::ValveCommandTimedOut(_)
+        | Payload::CommandAcknowledged(_) => COMMANDS,
+        Payload::AlarmRaised(_)
+        | Payload::AlarmAcknowledged(_)
+        | Payload::AlarmAssigned(_)
+        | Payload::AlarmCommented(_)
+        | Payload::AlarmCleared(_)
+        | Payload::AlarmClosed(_) => ALARMS,
         Payload::NotificationCreated(_) | Payload::NotificationDismissed(_) | Payload::NotificationsCleared(_) => {
             NOTIFICATIONS
         }

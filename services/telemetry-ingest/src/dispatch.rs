@@ -1,7 +1,8 @@
 //! The valve-command dispatcher: hands pending commands to the broker, for
-//! the gateway that relays each, and records that they were sent. Only the
-//! dispatcher talks to the broker about commands, and it runs live only:
-//! rebuilding the tables from the log never sends a command again.
+//! the gateway that relays each, and records that they were sent; and
+//! times out those no gateway acknowledged in time. Only the dispatcher
+//! talks to the broker about commands, and it runs live only: rebuilding
+//! the tables from the log never sends a command again.
 
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use wm_storage::StorageError;
 use wm_uplink::topic;
 
 use crate::{
-    NAME,
+    NAME, actions,
     actions::envelopes,
     domain::valve::{self, ValveCommand, ValveError},
     state::IngestState,
@@ -29,6 +30,9 @@ pub async fn run(ingest: IngestState, link: Link, stop: CancellationToken) {
     loop {
         if let Err(e) = send_pending(&ingest, &link).await {
             tracing::warn!(error = ?e, "cannot send valve commands yet, retrying");
+        }
+        if let Err(e) = actions::valve::time_out_overdue(&ingest).await {
+            tracing::warn!(error = ?e, "cannot time out valve commands yet, retrying");
         }
         tokio::select! {
             () = stop.cancelled() => return,

@@ -6,6 +6,7 @@ use wm_http::ApiError;
 use wm_storage::StorageError;
 
 use crate::domain::{
+    alarm::AlarmError,
     shutdown::{ShutdownError, Status},
     valve::ValveError,
 };
@@ -15,6 +16,17 @@ pub enum IngestError {
     /// A query parameter, path segment or body field that cannot be used.
     #[error("{0}")]
     BadRequest(String),
+    /// A field that cannot be used, named in the answer's `fields`.
+    #[error("{field}: {message}")]
+    Invalid { field: &'static str, message: String },
+    /// A confirmation no gateway can carry out: nothing was saved.
+    #[error("no gateway has heard the meter")]
+    NoGateway,
+    /// An alarm cannot be assigned to this user.
+    #[error("{0:?} is not an active admin or operator")]
+    NotAssignable(String),
+    #[error(transparent)]
+    Alarm(#[from] AlarmError),
     #[error("the meter has no shutdown request")]
     NoShutdownRequest,
     /// The request was answered already.
@@ -51,8 +63,42 @@ impl From<IngestError> for ApiError {
                 "audit_unavailable",
                 "The audit record could not be written, so the answer was not saved and no valve command was sent",
             ),
-            e @ IngestError::Valve(_) => ApiError::internal(&e),
+            IngestError::Invalid { field, message } => ApiError::validation(message.clone()).with_field(field, message),
+            IngestError::NoGateway => ApiError::conflict(
+                "no_gateway",
+                "No gateway has heard this meter, so its valve cannot be closed remotely; the request is still pending",
+            ),
+            IngestError::NotAssignable(user) => {
+                let message = format!("{user} is not an active admin or operator");
+                ApiError::validation(message.clone()).with_field("assignee", message)
+            }
+            IngestError::Alarm(e) => alarm(e),
+            IngestError::Valve(ValveError::NotFound) => ApiError::not_found("No such valve command"),
+            IngestError::Valve(e @ ValveError::NotResendable(_)) => {
+                ApiError::conflict("not_resendable", capitalized(&e))
+            }
+            e @ IngestError::Valve(ValveError::Exists) => ApiError::internal(&e),
             IngestError::Storage(e) => e.into(),
         }
     }
+}
+
+fn alarm(e: AlarmError) -> ApiError {
+    let message = capitalized(&e);
+    match e {
+        AlarmError::NotFound => ApiError::not_found("No such alarm"),
+        AlarmError::NotActive(_) => ApiError::conflict("alarm_not_active", message),
+        AlarmError::NotOpen(_) => ApiError::conflict("alarm_not_open", message),
+        AlarmError::NotCleared(_) => ApiError::conflict("alarm_not_cleared", message),
+        AlarmError::Closed => ApiError::conflict("alarm_closed", message),
+        AlarmError::EmptyComment => ApiError::validation(message.clone()).with_field("text", message),
+        AlarmError::TooLong(field) => ApiError::validation(message.clone()).with_field(field, message),
+    }
+}
+
+/// A domain error's message as a sentence.
+fn capitalized(e: &dyn std::error::Error) -> String {
+    let text = e.to_string();
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }

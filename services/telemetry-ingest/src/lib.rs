@@ -38,7 +38,7 @@ use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
 use wm_storage::{Db, Migrations};
 
 pub use error::IngestError;
-pub use settings::{MqttSettings, TelemetrySettings};
+pub use settings::{AlarmSettings, MqttSettings, TelemetrySettings};
 pub use state::IngestState;
 
 use crate::ingest::metrics::IngestMetrics;
@@ -57,13 +57,13 @@ pub const TOPICS: &[&str] = &[
     wm_proto::topics::DISCOVERIES,
     wm_proto::topics::SHUTDOWN,
     wm_proto::topics::COMMANDS,
+    wm_proto::topics::ALARMS,
     wm_proto::topics::DEAD_LETTERS,
     wm_proto::topics::AUDIT,
 ];
 
 /// The service's tables. It also needs the outbox.
-pub const MIGRATIONS: Migrations =
-    wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions");
+pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms");
 
 /// The service's state and the relay that publishes its events; spawn
 /// [`Relay::run`] beside the server.
@@ -71,12 +71,14 @@ pub fn build(
     db: Db,
     log: Arc<dyn EventLog>,
     clock: Arc<dyn Clock>,
+    alarms: AlarmSettings,
     registry: &mut Registry,
 ) -> (web::Data<IngestState>, Relay) {
     let relay = Relay::new(db.clone(), log, NAME);
     let metrics = IngestMetrics::register(registry);
     let dispatch = Arc::new(tokio::sync::Notify::new());
-    (web::Data::new(IngestState { db, relay: relay.clone(), clock, metrics, dispatch }), relay)
+    let alarms = Arc::new(alarms);
+    (web::Data::new(IngestState { db, relay: relay.clone(), clock, metrics, dispatch, alarms }), relay)
 }
 
 /// The service's projections, in rebuild order.

@@ -13,7 +13,8 @@ use wm_storage::Db;
 
 use crate::storage::{directory, telemetry};
 
-/// Gateways and meters by serial and BLE address, from the registry.
+/// Gateways and meters by serial and BLE address, from the registry, and
+/// the users alarms are assigned to, from auth.
 #[derive(Clone, Debug)]
 pub struct DirectoryProjection {
     pub db: Db,
@@ -26,7 +27,7 @@ impl Projection for DirectoryProjection {
     }
 
     fn topics(&self) -> &'static [&'static str] {
-        &[topics::REGISTRY]
+        &[topics::REGISTRY, topics::AUTH]
     }
 
     async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
@@ -70,6 +71,7 @@ impl Projection for TelemetryProjection {
             topics::SHUTDOWN,
             topics::COMMANDS,
             topics::GATEWAY_STATUS,
+            topics::ALARMS,
         ]
     }
 

@@ -11,7 +11,7 @@ use wm_eventlog::{
 use wm_http::{ApiError, auth::Caller};
 use wm_storage::Db;
 
-use crate::{NAME, ingest::metrics::IngestMetrics};
+use crate::{AlarmSettings, NAME, ingest::metrics::IngestMetrics};
 
 #[derive(Clone, Debug)]
 pub struct IngestState {
@@ -21,6 +21,8 @@ pub struct IngestState {
     pub metrics: IngestMetrics,
     /// Wakes the valve-command dispatcher.
     pub dispatch: Arc<tokio::sync::Notify>,
+    /// Alarm severities and the valve-command timeout.
+    pub alarms: Arc<AlarmSettings>,
 }
 
 impl IngestState {

@@ -23,7 +23,8 @@ impl Role {
         }
     }
 
-    /// Register, edit, delete devices and answer shutdown requests.
+    /// Register, edit, delete devices, answer shutdown requests, act on
+    /// alarms and valve commands.
     pub fn may_change_devices(self) -> bool {
         matches!(self, Role::Admin | Role::Operator)
     }

@@ -114,8 +114,10 @@ fn shutdown_and_commands() -> Vec<Payload> {
             meter_ble_address: "AA:BB:CC:DD:EE:03".into(),
             action: ValveAction::Close.into(),
             request_id: Some("req-1".into()),
+            resend_of: Some("cmd-0".into()),
         }),
         Payload::ValveCommandSent(ValveCommandSent { command_id: "cmd-1".into(), meter_id: METER.into() }),
+        Payload::ValveCommandTimedOut(ValveCommandTimedOut { command_id: "cmd-0".into(), meter_id: METER.into() }),
         Payload::CommandAcknowledged(CommandAcknowledged {
             command_id: "cmd-1".into(),
             ok: false,
@@ -175,6 +177,25 @@ fn notifications_and_auth() -> Vec<Payload> {
     ]
 }
 
+fn alarms() -> Vec<Payload> {
+    const ALARM: &str = "3f2a9c1b0d4e5f6a7b8c9d0e";
+    vec![
+        Payload::AlarmRaised(AlarmRaised {
+            alarm_id: ALARM.into(),
+            device_id: METER.into(),
+            device_kind: AlarmDeviceKind::Meter.into(),
+            alarm_type: "leak".into(),
+            severity: AlarmSeverity::Critical.into(),
+            details_json: r#"{"gateway":"AB12CD34EF"}"#.into(),
+        }),
+        Payload::AlarmAcknowledged(AlarmAcknowledged { alarm_id: ALARM.into(), note: "crew sent".into() }),
+        Payload::AlarmAssigned(AlarmAssigned { alarm_id: ALARM.into(), assignee: USER.into() }),
+        Payload::AlarmCommented(AlarmCommented { alarm_id: ALARM.into(), text: "valve replaced".into() }),
+        Payload::AlarmCleared(AlarmCleared { alarm_id: ALARM.into(), note: "dry".into() }),
+        Payload::AlarmClosed(AlarmClosed { alarm_id: ALARM.into(), note: "billed".into() }),
+    ]
+}
+
 fn dead_letters() -> Vec<Payload> {
     vec![Payload::DeadLetter(DeadLetter {
         raw_topic: "wmeter/v1/gw/UNKNOWN123/reading".into(),
@@ -187,7 +208,7 @@ fn dead_letters() -> Vec<Payload> {
 
 /// Every payload variant, each populated with non-default values.
 pub fn all() -> Vec<Payload> {
-    [registry(), telemetry(), shutdown_and_commands(), notifications_and_auth(), dead_letters()]
+    [registry(), telemetry(), shutdown_and_commands(), notifications_and_auth(), alarms(), dead_letters()]
         .into_iter()
         .flatten()
         .collect()

@@ -6,7 +6,7 @@ use std::{collections::HashMap, sync::Arc};
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use wm_domain::Clock;
+use wm_domain::{Clock, ValveStatus};
 use wm_eventlog::{
     Record, checkpoint,
     envelopes::decode,
@@ -132,9 +132,10 @@ async fn apply_other(tx: &mut Tx, payload: &Payload) -> Result<(), StorageError>
             state::switched_off(tx, &e.meter_id).await
         }
         Payload::ValveCommandIssued(c) => state::command_issued(tx, &c.meter_id, &c.command_id).await,
-        Payload::ValveCommandSent(c) => state::command_status(tx, &c.command_id, "sent").await,
+        Payload::ValveCommandSent(c) => state::command_status(tx, &c.command_id, ValveStatus::Sent).await,
+        Payload::ValveCommandTimedOut(c) => state::command_status(tx, &c.command_id, ValveStatus::TimedOut).await,
         Payload::CommandAcknowledged(a) => {
-            state::command_status(tx, &a.command_id, if a.ok { "acked" } else { "failed" }).await
+            state::command_status(tx, &a.command_id, ValveStatus::acknowledged(a.ok)).await
         }
         _ => Ok(()),
     }

@@ -5,6 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use wm_domain::ValveStatus;
+
 use wm_storage::{
     StorageError, Tx,
     bulk::{self, Rows},
@@ -140,18 +142,18 @@ pub async fn switched_off(tx: &mut Tx, meter_id: &str) -> Result<(), StorageErro
 
 /// The meter's latest valve command was queued.
 pub async fn command_issued(tx: &mut Tx, meter_id: &str, command_id: &str) -> Result<(), StorageError> {
-    let sql = "UPDATE meters SET valve_command_id = $1, valve_command_status = 'pending' WHERE id = $2";
-    execute!(tx, sql, command_id, meter_id)?;
+    let sql = "UPDATE meters SET valve_command_id = $1, valve_command_status = $2 WHERE id = $3";
+    execute!(tx, sql, command_id, ValveStatus::Pending.as_str(), meter_id)?;
     Ok(())
 }
 
-/// A command moved on: `sent`, `acked` or `failed`; never backwards.
-pub async fn command_status(tx: &mut Tx, command_id: &str, status: &str) -> Result<(), StorageError> {
-    let from = if status == "sent" { "('pending')" } else { "('pending', 'sent')" };
-    let sql = format!(
-        "UPDATE meters SET valve_command_status = $1 WHERE valve_command_id = $2 AND valve_command_status IN {from}"
-    );
-    execute!(tx, sqlx::AssertSqlSafe(sql), status, command_id)?;
+/// A command moved on: sent, acked, failed or timed out; never backwards.
+pub async fn command_status(tx: &mut Tx, command_id: &str, status: ValveStatus) -> Result<(), StorageError> {
+    for from in status.reached_from() {
+        let sql =
+            "UPDATE meters SET valve_command_status = $1 WHERE valve_command_id = $2 AND valve_command_status = $3";
+        execute!(tx, sql, status.as_str(), command_id, from.as_str())?;
+    }
     Ok(())
 }
 

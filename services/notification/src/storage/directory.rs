@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use wm_proto::{Payload, v1::Role};
+use wm_proto::Payload;
 use wm_storage::{
     StorageError, Tx,
     bulk::{self, Rows},
@@ -33,10 +33,10 @@ pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {
         Payload::UserCreated(u) => {
             let sql = "INSERT INTO notification_users (user_id, role, active) VALUES ($1, $2, TRUE) \
                        ON CONFLICT (user_id) DO UPDATE SET role = excluded.role";
-            execute!(tx, sql, &u.user_id, role(u.role()))?;
+            execute!(tx, sql, &u.user_id, u.role().word())?;
         }
         Payload::UserRoleChanged(u) => {
-            execute!(tx, "UPDATE notification_users SET role = $1 WHERE user_id = $2", role(u.role()), &u.user_id)?;
+            execute!(tx, "UPDATE notification_users SET role = $1 WHERE user_id = $2", u.role().word(), &u.user_id)?;
         }
         Payload::UserDisabled(u) => {
             execute!(tx, "UPDATE notification_users SET active = FALSE WHERE user_id = $1", &u.user_id)?;
@@ -76,14 +76,6 @@ async fn forget(tx: &mut Tx, id: &str) -> Result<(), StorageError> {
     execute!(tx, "DELETE FROM notification_devices WHERE device_id = $1", id)?;
     execute!(tx, "DELETE FROM notification_gateways WHERE gateway_id = $1", id)?;
     Ok(())
-}
-
-fn role(role: Role) -> &'static str {
-    match role {
-        Role::Admin => "admin",
-        Role::Operator => "operator",
-        Role::Viewer | Role::Unspecified => "viewer",
-    }
 }
 
 /// The gateways were heard, each at its latest `at` (µs), in two

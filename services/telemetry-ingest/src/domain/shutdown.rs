@@ -7,7 +7,7 @@ use wm_proto::{
     v1::{ShutdownAnswerStatus, ShutdownAnswered},
 };
 
-statuses! {
+wm_domain::statuses! {
     /// Where a request stands.
     pub enum Status {
         /// Waiting for an operator's answer.

@@ -20,7 +20,7 @@ use wm_uplink::{self as uplink, Body, MeterRef, Rejection, Uplink};
 
 use self::events::{Resolved, events};
 use crate::{
-    NAME,
+    NAME, actions,
     state::IngestState,
     storage::{directory, telemetry, valve_commands},
 };
@@ -74,6 +74,9 @@ pub async fn accept(state: &IngestState, batch: &[Received]) -> Result<Vec<Outco
         };
         outcomes.push(outcome);
     }
+    let alarms = actions::alarms::from_alerts(&mut tx, &accepted, &state.alarms).await?;
+    accepted.extend_from_slice(&alarms);
+    staged.extend(alarms);
     telemetry::persist_all(&mut tx, &accepted).await?;
     outbox::stage(&mut tx, NAME, None, &staged).await?;
     tx.commit().await?;

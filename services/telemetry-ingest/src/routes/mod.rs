@@ -1,11 +1,15 @@
-//! Telemetry ingest's HTTP routes (spec §7) and their OpenAPI description.
+//! Telemetry ingest's HTTP routes (spec §7; alarms and valve commands,
+//! docs/alarms.md) and their OpenAPI description.
 //! The service is mounted before the registry, whose `gateways/{id}` would
 //! otherwise claim `gateways/gateway-activity`; its own `wmeters/critical/{id}`
 //! matches only ids, leaving `wmeters/critical/count` to the registry.
 
+mod alarm_params;
+mod alarms;
 mod lists;
 mod params;
 mod shutdown;
+mod valve;
 
 use actix_web::web;
 use utoipa::OpenApi;
@@ -23,6 +27,18 @@ use utoipa::OpenApi;
         lists::alerts,
         shutdown::get,
         shutdown::patch,
+        alarms::list,
+        alarms::counts,
+        alarms::assignees,
+        alarms::get,
+        alarms::acknowledge,
+        alarms::assign,
+        alarms::comment,
+        alarms::clear,
+        alarms::close,
+        alarms::acknowledge_all,
+        valve::timeline,
+        valve::resend,
     ),
     components(schemas(wm_http::ApiError))
 )]
@@ -39,5 +55,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(&format!("{meters}/consumption/{{id}}"), web::get().to(lists::consumption))
         .route(&format!("{meters}/critical/{{id:[0-9a-fA-F]{{24}}}}"), web::get().to(lists::alerts))
         .route(&format!("{meters}/shutdown-requests/{{id}}"), web::get().to(shutdown::get))
-        .route(&format!("{meters}/shutdown-requests/{{id}}"), web::patch().to(shutdown::patch));
+        .route(&format!("{meters}/shutdown-requests/{{id}}"), web::patch().to(shutdown::patch))
+        .route("/api/alarms", web::get().to(alarms::list))
+        .route("/api/alarms/counts", web::get().to(alarms::counts))
+        .route("/api/alarms/assignees", web::get().to(alarms::assignees))
+        .route("/api/alarms/acknowledge", web::post().to(alarms::acknowledge_all))
+        .route("/api/alarms/{id}", web::get().to(alarms::get))
+        .route("/api/alarms/{id}/acknowledge", web::post().to(alarms::acknowledge))
+        .route("/api/alarms/{id}/assign", web::post().to(alarms::assign))
+        .route("/api/alarms/{id}/comment", web::post().to(alarms::comment))
+        .route("/api/alarms/{id}/clear", web::post().to(alarms::clear))
+        .route("/api/alarms/{id}/close", web::post().to(alarms::close))
+        .route("/api/valve-commands", web::get().to(valve::timeline))
+        .route("/api/valve-commands/{id}/resend", web::post().to(valve::resend));
 }

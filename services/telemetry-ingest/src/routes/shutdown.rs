@@ -8,11 +8,17 @@ use wm_http::{ApiError, JsonObject, auth::Caller};
 use super::params::id_of;
 use crate::{actions, domain::shutdown::Answer, error::IngestError, state::IngestState, storage::shutdowns};
 
-/// `{"status": "requested" | "confirmed" | "rejected" | null}`.
+/// `{"status": "requested" | "confirmed" | "rejected" | null}`; a
+/// confirmation also names the valve command it issued.
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ShutdownStatus {
     #[schema(example = "requested")]
     status: Option<&'static str>,
+    /// The valve command a confirmation issued (follow it with
+    /// `/api/valve-commands?meter=`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    valve_command_id: Option<String>,
 }
 
 /// The operator's answer to a pending request.
@@ -35,7 +41,7 @@ pub async fn get(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let latest = shutdowns::latest(&state.db, &id_of(&id)?).await?;
-    Ok(HttpResponse::Ok().json(ShutdownStatus { status: latest.map(|request| request.status.as_str()) }))
+    Ok(HttpResponse::Ok().json(ShutdownStatus { status: latest.map(|r| r.status.as_str()), valve_command_id: None }))
 }
 
 /// Confirm or reject the meter's pending shutdown request.
@@ -46,7 +52,7 @@ pub async fn get(
         (status = 400, description = "status is not confirmed or rejected", body = ApiError),
         (status = 403, description = "A viewer may not answer", body = ApiError),
         (status = 404, description = "The meter has no shutdown request", body = ApiError),
-        (status = 409, description = "`not_pending`: the request was already answered", body = ApiError),
+        (status = 409, description = "`not_pending`: the request was already answered; `no_gateway`: a confirmation no gateway can carry out (nothing was saved)", body = ApiError),
         (status = 503, description = "`audit_unavailable`: the answer could not be audited, so nothing was done", body = ApiError),
     ), security(("bearer" = [])))]
 #[tracing::instrument(skip_all, fields(user = caller.user_id))]
@@ -64,8 +70,9 @@ pub async fn patch(
         let answer = answer.ok_or_else(|| {
             IngestError::BadRequest(format!("status must be confirmed or rejected, not {:?}", body.status))
         })?;
-        let status = actions::answer_shutdown(&state, &attempt, &caller.user_id, &meter_id, answer).await?;
-        Ok(HttpResponse::Ok().json(ShutdownStatus { status: Some(status.as_str()) }))
+        let (status, valve_command_id) =
+            actions::answer_shutdown(&state, &attempt, &caller.user_id, &meter_id, answer).await?;
+        Ok(HttpResponse::Ok().json(ShutdownStatus { status: Some(status.as_str()), valve_command_id }))
     };
     state.audited(&attempt, result.await).await
 }

@@ -58,7 +58,7 @@ pub async fn meter_address(tx: &mut Tx, meter_id: &str) -> Result<Option<(BleAdd
     Ok(row.and_then(|(ble, name)| BleAddress::parse(&ble).ok().map(|ble| (ble, name))))
 }
 
-/// Applies one registry event. Registry events arrive in one totally
+/// Applies one registry or auth event. Each topic arrives in one totally
 /// ordered stream, so upserts and deletes by id converge.
 pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {
     match event {
@@ -78,6 +78,17 @@ pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {
         }
         Payload::MeterDeleted(m) => {
             execute!(tx, "DELETE FROM ingest_meters WHERE id = $1", &m.id)?;
+        }
+        Payload::UserCreated(u) => {
+            let sql = "INSERT INTO ingest_users (user_id, username, role, active) VALUES ($1, $2, $3, TRUE) \
+                       ON CONFLICT (user_id) DO UPDATE SET username = excluded.username, role = excluded.role";
+            execute!(tx, sql, &u.user_id, &u.username, u.role().word())?;
+        }
+        Payload::UserRoleChanged(u) => {
+            execute!(tx, "UPDATE ingest_users SET role = $1 WHERE user_id = $2", u.role().word(), &u.user_id)?;
+        }
+        Payload::UserDisabled(u) => {
+            execute!(tx, "UPDATE ingest_users SET active = FALSE WHERE user_id = $1", &u.user_id)?;
         }
         _ => {}
     }
@@ -105,9 +116,10 @@ pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), StorageError> {
     Ok(())
 }
 
-/// Forgets every device, before a rebuild.
+/// Forgets every device and user, before a rebuild.
 pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
     execute!(tx, "DELETE FROM ingest_gateways")?;
     execute!(tx, "DELETE FROM ingest_meters")?;
+    execute!(tx, "DELETE FROM ingest_users")?;
     Ok(())
 }

@@ -1,6 +1,9 @@
 //! Telemetry ingest's tables, every function written once for both
 //! databases.
 
+pub mod alarm_filter;
+pub mod alarm_views;
+pub mod alarms;
 pub mod directory;
 pub mod reads;
 pub mod retention;

@@ -19,7 +19,7 @@ pub struct Slice {
 }
 
 /// ISO 8601 UTC with microseconds.
-fn iso(micros: i64) -> String {
+pub(crate) fn iso(micros: i64) -> String {
     chrono::DateTime::from_timestamp_micros(micros).unwrap_or_default().format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
 }
 

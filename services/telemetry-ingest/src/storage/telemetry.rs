@@ -13,7 +13,7 @@ use wm_storage::{
     query::Bind,
 };
 
-use super::{shutdowns, valve_commands};
+use super::{alarms, shutdowns, valve_commands};
 
 /// Records that each `(gateway_id, message_id)` was accepted, and returns
 /// those that were not already (the others are resends). A pair listed
@@ -113,9 +113,18 @@ async fn persist_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), StorageErro
                        ON CONFLICT (gateway_id) DO UPDATE SET online = excluded.online, updated_at = excluded.updated_at";
             execute!(tx, sql, &g.gateway_id, g.online, at)?;
         }
-        Payload::ValveCommandIssued(_) | Payload::ValveCommandSent(_) | Payload::CommandAcknowledged(_) => {
-            valve_commands::persist(tx, payload, at).await?;
+        Payload::ValveCommandIssued(_)
+        | Payload::ValveCommandSent(_)
+        | Payload::ValveCommandTimedOut(_)
+        | Payload::CommandAcknowledged(_) => {
+            valve_commands::persist(tx, envelope, at).await?;
         }
+        Payload::AlarmRaised(_)
+        | Payload::AlarmAcknowledged(_)
+        | Payload::AlarmAssigned(_)
+        | Payload::AlarmCommented(_)
+        | Payload::AlarmCleared(_)
+        | Payload::AlarmClosed(_) => alarms::persist(tx, envelope).await?,
         _ => {}
     }
     Ok(())
@@ -147,5 +156,5 @@ pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
     for table in tables {
         execute!(tx, sqlx::AssertSqlSafe(format!("DELETE FROM {table}")))?;
     }
-    Ok(())
+    alarms::reset(tx).await
 }

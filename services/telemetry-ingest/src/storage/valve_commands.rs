@@ -1,16 +1,23 @@
-//! Valve commands: issued by a confirmed shutdown for the gateway that last
-//! heard the meter, sent, and settled by the gateway's ack. A status moves
-//! only as `domain::valve` allows.
+//! Valve commands: issued by a confirmed shutdown (or a resend) for the
+//! gateway that last heard the meter, sent, and settled by the gateway's
+//! ack or the timeout sweep, each step with its time. A status moves only
+//! as `domain::valve` allows.
 
 use chrono::DateTime;
-use wm_proto::Payload;
+use serde::Serialize;
+use utoipa::ToSchema;
+use wm_proto::{Envelope, Payload};
 use wm_storage::{
     Db, StorageError, Tx, execute,
     query::{self, Bind},
     with_tx,
 };
 
+use super::reads::iso;
 use crate::domain::valve::{Status, ValveCommand};
+
+const COLUMNS: &str =
+    "c.command_id, c.meter_id, c.gateway_serial, c.meter_ble_address, c.request_id, c.resend_of, c.status, c.issued_at";
 
 #[derive(sqlx::FromRow)]
 struct Row {
@@ -19,6 +26,7 @@ struct Row {
     gateway_serial: String,
     meter_ble_address: String,
     request_id: Option<String>,
+    resend_of: Option<String>,
     status: String,
     issued_at: i64,
 }
@@ -37,6 +45,7 @@ impl TryFrom<Row> for ValveCommand {
             gateway_serial: row.gateway_serial,
             meter_ble_address: row.meter_ble_address,
             request_id: row.request_id,
+            resend_of: row.resend_of,
         })
     }
 }
@@ -54,55 +63,146 @@ pub async fn meter_of(tx: &mut Tx, command_id: &str) -> Result<Option<String>, S
     Ok(with_tx!(tx, conn => sqlx::query_scalar(sql).bind(command_id).fetch_optional(&mut **conn).await)?)
 }
 
+/// The command, to act on.
+pub async fn find(tx: &mut Tx, command_id: &str) -> Result<Option<ValveCommand>, StorageError> {
+    let sql = format!("SELECT {COLUMNS} FROM valve_commands c WHERE c.command_id = $1");
+    let row: Option<Row> = with_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(command_id).fetch_optional(&mut **conn).await)?;
+    row.map(ValveCommand::try_from).transpose()
+}
+
 /// Up to `max` pending commands, oldest first, but for gateways whose MQTT
 /// session is down: theirs wait, so that a gateway without a persistent
 /// session does not miss them (docs/mqtt.md, `cmd`).
 pub async fn pending(db: &Db, max: i64) -> Result<Vec<ValveCommand>, StorageError> {
-    let sql = "SELECT c.command_id, c.meter_id, c.gateway_serial, c.meter_ble_address, c.request_id, c.status, \
-               c.issued_at FROM valve_commands c WHERE c.status = $1 AND NOT EXISTS (\
-                 SELECT 1 FROM ingest_gateways g JOIN gateway_sessions s ON s.gateway_id = g.id \
-                 WHERE g.serial_number = c.gateway_serial AND NOT s.online) \
-               ORDER BY c.issued_at LIMIT $2"
-        .to_owned();
+    let sql = format!(
+        "SELECT {COLUMNS} FROM valve_commands c WHERE c.status = $1 AND NOT EXISTS (\
+           SELECT 1 FROM ingest_gateways g JOIN gateway_sessions s ON s.gateway_id = g.id \
+           WHERE g.serial_number = c.gateway_serial AND NOT s.online) \
+         ORDER BY c.issued_at LIMIT $2"
+    );
     let rows: Vec<Row> = query::fetch_all(db, sql, vec![Status::Pending.as_str().into(), Bind::Int(max)]).await?;
     rows.into_iter().map(ValveCommand::try_from).collect()
 }
 
-/// Applies a command event that happened at `at` (µs); keyed by command id,
-/// and a status only moves forward.
-pub async fn persist(tx: &mut Tx, payload: &Payload, at: i64) -> Result<(), StorageError> {
-    match payload {
-        Payload::ValveCommandIssued(c) => {
-            let sql = "INSERT INTO valve_commands (command_id, meter_id, gateway_serial, meter_ble_address, \
-                       request_id, status, issued_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
-                       ON CONFLICT DO NOTHING";
-            let (id, meter, gateway, ble) = (&c.command_id, &c.meter_id, &c.gateway_serial, &c.meter_ble_address);
-            execute!(tx, sql, id, meter, gateway, ble, &c.request_id, Status::Pending.as_str(), at)?;
-        }
-        Payload::ValveCommandSent(c) => move_to(tx, &c.command_id, Status::Sent, None, at).await?,
-        Payload::CommandAcknowledged(a) => {
-            move_to(tx, &a.command_id, Status::acknowledged(a.ok), Some(&a.detail), at).await?;
-        }
-        _ => {}
-    }
-    Ok(())
+/// Up to `max` commands not settled and issued before `before` (µs),
+/// oldest first: those the timeout sweep settles.
+pub async fn overdue(db: &Db, before: i64, max: i64) -> Result<Vec<ValveCommand>, StorageError> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM valve_commands c WHERE c.status IN ($1, $2) AND c.issued_at < $3 \
+         ORDER BY c.issued_at LIMIT $4"
+    );
+    let binds = vec![Status::Pending.as_str().into(), Status::Sent.as_str().into(), Bind::Int(before), Bind::Int(max)];
+    let rows: Vec<Row> = query::fetch_all(db, sql, binds).await?;
+    rows.into_iter().map(ValveCommand::try_from).collect()
 }
 
-/// Moves the command to `next` if it is in a status `next` is reached from.
+/// Applies a command event that happened at `at` (µs); keyed by command id,
+/// and a status only moves forward. Returns whether the command changed:
+/// of two replicas timing out one command, one changes it.
+pub async fn persist(tx: &mut Tx, envelope: &Envelope, at: i64) -> Result<bool, StorageError> {
+    let changed = match &envelope.payload {
+        Some(Payload::ValveCommandIssued(c)) => {
+            let sql = "INSERT INTO valve_commands (command_id, meter_id, gateway_serial, meter_ble_address, \
+                       request_id, resend_of, issued_by, status, issued_at, updated_at) \
+                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) ON CONFLICT DO NOTHING";
+            let (id, meter, gateway, ble) = (&c.command_id, &c.meter_id, &c.gateway_serial, &c.meter_ble_address);
+            let (request, resend, by) = (&c.request_id, &c.resend_of, &envelope.actor);
+            execute!(tx, sql, id, meter, gateway, ble, request, resend, by, Status::Pending.as_str(), at)?
+        }
+        Some(Payload::ValveCommandSent(c)) => move_to(tx, &c.command_id, Status::Sent, None, at).await?,
+        Some(Payload::ValveCommandTimedOut(c)) => move_to(tx, &c.command_id, Status::TimedOut, None, at).await?,
+        Some(Payload::CommandAcknowledged(a)) => {
+            move_to(tx, &a.command_id, Status::acknowledged(a.ok), Some(&a.detail), at).await?
+        }
+        _ => 0,
+    };
+    Ok(changed > 0)
+}
+
+/// Moves the command to `next` if it is in a status `next` is reached
+/// from, stamping the step's time.
 async fn move_to(
     tx: &mut Tx,
     command_id: &str,
     next: Status,
     detail: Option<&str>,
     at: i64,
-) -> Result<(), StorageError> {
+) -> Result<u64, StorageError> {
     let [from_a, from_b] = match next.reached_from() {
         [only] => [*only, *only],
         [a, b] => [*a, *b],
-        _ => return Ok(()),
+        _ => return Ok(0),
     };
-    let sql = "UPDATE valve_commands SET status = $1, detail = COALESCE($2, detail), updated_at = $3 \
-               WHERE command_id = $4 AND status IN ($5, $6)";
-    execute!(tx, sql, next.as_str(), detail, at, command_id, from_a.as_str(), from_b.as_str())?;
-    Ok(())
+    let step = if next == Status::Sent { "sent_at" } else { "settled_at" };
+    let sql = format!(
+        "UPDATE valve_commands SET status = $1, detail = COALESCE($2, detail), updated_at = $3, {step} = $3 \
+         WHERE command_id = $4 AND status IN ($5, $6)"
+    );
+    execute!(tx, sqlx::AssertSqlSafe(sql), next.as_str(), detail, at, command_id, from_a.as_str(), from_b.as_str())
+}
+
+/// A valve command and the time of each of its steps.
+#[derive(Clone, Debug, Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct TimelineRow {
+    command_id: String,
+    request_id: Option<String>,
+    /// The command this one sent again.
+    resend_of: Option<String>,
+    /// `pending`, `sent`, `acked`, `failed` or `timed-out`.
+    #[schema(example = "acked")]
+    status: String,
+    /// The gateway's explanation of a failure.
+    detail: String,
+    /// The serial of the gateway that relays it.
+    gateway_serial: String,
+    /// Who confirmed the shutdown (or resent the command): a user id.
+    issued_by: String,
+    #[serde(skip)]
+    issued_at: i64,
+    #[serde(skip)]
+    sent_at: Option<i64>,
+    #[serde(skip)]
+    settled_at: Option<i64>,
+}
+
+/// A command of a meter's timeline, with ISO 8601 times.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Timeline {
+    #[serde(flatten)]
+    pub command: TimelineRow,
+    /// The name of the user who issued it.
+    pub issued_by_name: String,
+    pub issued_at: String,
+    pub sent_at: Option<String>,
+    /// When it was acked, failed or timed out.
+    pub settled_at: Option<String>,
+}
+
+/// The meter's latest `max` commands, newest first.
+pub async fn timeline(db: &Db, meter_id: &str, max: i64) -> Result<Vec<Timeline>, StorageError> {
+    let sql = "SELECT c.command_id, c.request_id, c.resend_of, c.status, c.detail, c.gateway_serial, c.issued_by, \
+               c.issued_at, c.sent_at, c.settled_at, COALESCE(u.username, c.issued_by) AS issued_by_name \
+               FROM valve_commands c LEFT JOIN ingest_users u ON u.user_id = c.issued_by \
+               WHERE c.meter_id = $1 ORDER BY c.issued_at DESC LIMIT $2";
+    let rows: Vec<Named> = query::fetch_all(db, sql.to_owned(), vec![meter_id.into(), Bind::Int(max)]).await?;
+    Ok(rows
+        .into_iter()
+        .map(|Named { command, issued_by_name }| Timeline {
+            issued_at: iso(command.issued_at),
+            sent_at: command.sent_at.map(iso),
+            settled_at: command.settled_at.map(iso),
+            issued_by_name,
+            command,
+        })
+        .collect())
+}
+
+#[derive(sqlx::FromRow)]
+struct Named {
+    #[sqlx(flatten)]
+    command: TimelineRow,
+    issued_by_name: String,
 }

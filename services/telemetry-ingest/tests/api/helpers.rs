@@ -22,7 +22,13 @@ pub type TestApp = ServiceApp;
 pub async fn spawn_each() -> Vec<TestApp> {
     service::spawn_each(async |h: &mut Harness| {
         h.log.ensure_topics(wm_telemetry_ingest::TOPICS).await.unwrap();
-        let (state, relay) = wm_telemetry_ingest::build(h.db.clone(), h.log.clone(), h.clock.clone(), &mut h.metrics);
+        let (state, relay) = wm_telemetry_ingest::build(
+            h.db.clone(),
+            h.log.clone(),
+            h.clock.clone(),
+            wm_telemetry_ingest::AlarmSettings::default(),
+            &mut h.metrics,
+        );
         let mut settings = MqttSettings { listen: "127.0.0.1:0".to_owned(), ..MqttSettings::default() };
         if h.backend() == Backend::Postgres {
             let broker = Mosquitto::for_wmeter().expect("Mosquitto, with the other test servers");

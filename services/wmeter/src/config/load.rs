@@ -23,6 +23,7 @@ pub const SECTIONS: &[&str] = &[
     "devices",
     "mqtt",
     "telemetry",
+    "alarms",
     "notifications",
     "gateway",
 ];

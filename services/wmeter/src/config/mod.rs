@@ -15,7 +15,7 @@ use wm_eventlog::{EventLogError, EventLogSettings, kafka::KafkaSettings};
 use wm_http::{HttpSettings, telemetry::LogSettings};
 use wm_notification::NotificationSettings;
 use wm_storage::{Backend, DatabaseSettings};
-use wm_telemetry_ingest::{MqttSettings, TelemetrySettings};
+use wm_telemetry_ingest::{AlarmSettings, MqttSettings, TelemetrySettings};
 
 pub use auth::AuthSettings;
 pub use error::ConfigError;
@@ -35,6 +35,7 @@ pub struct Settings {
     pub devices: DeviceSettings,
     pub mqtt: MqttSettings,
     pub telemetry: TelemetrySettings,
+    pub alarms: AlarmSettings,
     pub notifications: NotificationSettings,
     pub gateway: GatewaySettings,
 }
@@ -74,6 +75,7 @@ impl Settings {
         self.devices.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.mqtt.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.telemetry.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
+        self.alarms.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.notifications.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.gateway.validate(false).map_err(|(key, message)| ConfigError::invalid(key, message))?;
 
