@@ -119,11 +119,14 @@ pub async fn acknowledge_all(
     let mut outcome = Acknowledged::default();
     for id in ids {
         let command = alarm::Command::Acknowledge { note: note.to_owned() };
-        match act(state, &attempt.clone().on(id), by, id, command).await {
+        let on = attempt.clone().on(id);
+        match act(state, &on, by, id, command).await {
             Ok(()) => outcome.acknowledged.push(id.clone()),
             Err(e @ (IngestError::Alarm(_) | IngestError::Invalid { .. })) => {
-                let e = wm_http::ApiError::from(e);
-                outcome.skipped.push(Skipped { id: id.clone(), code: e.code.to_owned(), message: e.message.clone() });
+                // Refused: audited like a refusal of the single action.
+                if let Err(e) = state.audited::<()>(&on, Err(e.into())).await {
+                    outcome.skipped.push(Skipped { id: id.clone(), code: e.code.to_owned(), message: e.message });
+                }
             }
             Err(e) => return Err(e),
         }

@@ -74,3 +74,34 @@ pub async fn json_when(app: &TestApp, path: &str, ready: impl Fn(&Value) -> bool
     })
     .await
 }
+
+/// A user created in auth, as its event tells ingest; waits until ingest
+/// knows them (an alarm can then be assigned to them).
+pub async fn user(app: &TestApp, user_id: &str, username: &str, role: wm_proto::v1::Role) {
+    use wm_proto::{Envelope, Payload, v1::UserCreated};
+    let created = UserCreated { user_id: user_id.to_owned(), username: username.to_owned(), role: role.into() };
+    app.publish(&[Envelope::new(user_id, "cli", Payload::UserCreated(created))]).await;
+    if role != wm_proto::v1::Role::Viewer {
+        json_when(app, "/api/alarms/assignees", |users| {
+            users.as_array().is_some_and(|all| all.iter().any(|u| u["userId"] == user_id))
+        })
+        .await;
+    }
+}
+
+/// A request as the user `user_id` with `role`: the status and the JSON body.
+pub async fn send_for(
+    app: &TestApp,
+    (user_id, role): (&str, wm_http::auth::Role),
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut request =
+        app.client.request(method, format!("{}{path}", app.url)).bearer_auth(app.token_for(user_id, role));
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+}

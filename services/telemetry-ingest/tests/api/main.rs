@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
+mod alarms;
 mod helpers;
 mod lists;
 mod shutdown;
+mod valve;

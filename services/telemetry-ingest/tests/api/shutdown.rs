@@ -54,8 +54,10 @@ async fn a_request_is_answered_once_and_only_a_confirmation_closes_the_valve() {
         assert_eq!((status, body["code"].as_str()), (400, Some("validation_failed")));
         assert_eq!(app.json(&path(&meters[0]), 200).await["status"], "requested", "refusals change nothing");
 
-        assert_eq!(answer(&app, Role::Operator, &meters[0], "confirmed").await, (200, json!({"status": "confirmed"})));
+        let (status, body) = answer(&app, Role::Operator, &meters[0], "confirmed").await;
+        assert_eq!((status, &body["status"]), (200, &json!("confirmed")));
         let command = gw.command().await;
+        assert_eq!(body["valveCommandId"], command["commandId"], "the answer names the command sent");
         assert_eq!(
             (&command["action"], &command["meter"], &command["requestId"]),
             (&json!("close"), &json!("C0:00:00:00:00:01"), &json!("r-1"))

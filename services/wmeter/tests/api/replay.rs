@@ -41,6 +41,10 @@ const PROJECTION_TABLES: &[&str] = &[
     "shutdown_requests",
     "valve_commands",
     "gateway_sessions",
+    "ingest_users",
+    "alarms",
+    "alarm_history",
+    "alarm_counts",
     "notification_users",
     "notification_devices",
     "notification_gateways",
@@ -134,6 +138,18 @@ async fn replaying_every_projection_restores_every_table_and_sends_nothing() {
         gw.send("ack", ack.to_string()).await;
         gw.acked(1).await;
         json_when(&app, &format!("/api/proxy/wmeters/{}", meters[0]), |m| m["valveCommand"]["status"] == "acked").await;
+        let leak = json_when(&app, "/api/alarms?type=leak", |page| page["items"][0]["status"] == "active").await;
+        let alarm = format!("/api/alarms/{}", leak["items"][0]["id"].as_str().unwrap());
+        let actions = [
+            ("acknowledge", json!({"note": "crew sent"})),
+            ("assign", json!({"assignee": ann})),
+            ("comment", json!({"text": "valve replaced"})),
+            ("clear", json!({})),
+        ];
+        for (action, body) in actions {
+            let response = app.send_as(Role::Operator, Method::POST, &format!("{alarm}/{action}"), Some(body)).await;
+            assert_eq!(response.status(), 200, "{action}");
+        }
         eventually("ann's notifications", || async {
             let sql = "SELECT COUNT(*) FROM notifications";
             let n: i64 = with_pool!(app.db(), pool => sqlx::query_scalar(sql).fetch_one(pool).await).unwrap();
@@ -141,7 +157,9 @@ async fn replaying_every_projection_restores_every_table_and_sends_nothing() {
         })
         .await;
         let before = settled(&app).await;
-        for table in ["readings", "alerts", "valve_commands", "notifications", "audit_log", "gateway_sessions"] {
+        let filled =
+            ["readings", "alerts", "valve_commands", "notifications", "audit_log", "gateway_sessions", "alarms"];
+        for table in filled.into_iter().chain(["alarm_history", "alarm_counts", "ingest_users"]) {
             assert!(before.iter().any(|row| row.starts_with(&format!("{table}: "))), "{table} has rows to compare");
         }
 
