@@ -1,5 +1,5 @@
 //! A client's end of a Server-Sent Events stream: the notification
-//! stream, read event by event.
+//! stream, read notification by notification, or hint by hint.
 
 use std::time::Duration;
 
@@ -39,19 +39,37 @@ impl Events {
         Events { body: response.bytes_stream().boxed(), buffer: String::new() }
     }
 
-    /// The next event (skipping comments and the retry line), or `None`
-    /// when none comes within `wait`.
+    /// The next notification (skipping comments, the retry line and
+    /// hints), or `None` when none comes within `wait`.
     pub async fn next(&mut self, wait: Duration) -> Option<Event> {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
+            let block = self.block(deadline).await?;
+            if let (Some(id), Some(data)) = (field(&block, "id:"), field(&block, "data:")) {
+                return Some(Event { id: id.parse().unwrap(), data: serde_json::from_str(&data).unwrap() });
+            }
+        }
+    }
+
+    /// The next change hint's data (skipping everything else), or `None`
+    /// when none comes within `wait`.
+    pub async fn hint(&mut self, wait: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let block = self.block(deadline).await?;
+            if let (Some("hint"), Some(data), None) =
+                (field(&block, "event:").as_deref(), field(&block, "data:"), field(&block, "id:"))
+            {
+                return Some(serde_json::from_str(&data).unwrap());
+            }
+        }
+    }
+
+    /// The next block of lines, up to its blank line.
+    async fn block(&mut self, deadline: tokio::time::Instant) -> Option<String> {
+        loop {
             if let Some(end) = self.buffer.find("\n\n") {
-                let block: String = self.buffer.drain(..end + 2).collect();
-                let field =
-                    |name: &str| block.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).map(str::to_owned);
-                if let (Some(id), Some(data)) = (field("id:"), field("data:")) {
-                    return Some(Event { id: id.parse().unwrap(), data: serde_json::from_str(&data).unwrap() });
-                }
-                continue;
+                return Some(self.buffer.drain(..end + 2).collect());
             }
             let chunk = tokio::time::timeout_at(deadline, self.body.next()).await.ok()??;
             self.buffer.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
@@ -68,4 +86,15 @@ impl Events {
         .await;
         std::mem::take(&mut self.buffer)
     }
+}
+
+/// Whether a stream's raw text holds a notification: an event with an id
+/// (change hints carry none).
+pub fn notified(raw: &str) -> bool {
+    raw.lines().any(|line| line.starts_with("id:"))
+}
+
+/// The value of the block's first line starting with `name`.
+fn field(block: &str, name: &str) -> Option<String> {
+    block.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).map(str::to_owned)
 }

@@ -1,23 +1,36 @@
 //! The streams open in this process, by user. A new notification wakes its
 //! user's streams, which then read what they have not sent from the table:
 //! so a stream never misses or repeats one, whatever order the wake-ups
-//! come in, and nothing is buffered per stream but a pending wake-up.
+//! come in, and nothing is buffered per stream but a pending wake-up. Change
+//! hints ([`crate::hints`]) go to every stream, through a small broadcast
+//! queue: a stream too slow to keep up gets one hint of everything instead.
 
 use std::{
     collections::HashMap,
     sync::{Mutex, PoisonError},
 };
 
+use actix_web::web::Bytes;
 use prometheus_client::metrics::gauge::Gauge;
-use tokio::sync::mpsc;
+use tokio::sync::{broadcast, mpsc};
 
 /// The metric of the streams open in this process.
 pub const OPEN_STREAMS_METRIC: &str = "wmeter_sse_streams";
 
-#[derive(Debug, Default)]
+/// Hints a stream may be behind by before it gets one of everything.
+const HINTS_QUEUED: usize = 16;
+
+#[derive(Debug)]
 pub struct Hub {
     streams: Mutex<HashMap<String, Vec<mpsc::Sender<()>>>>,
     open: Gauge,
+    hints: broadcast::Sender<Bytes>,
+}
+
+impl Default for Hub {
+    fn default() -> Self {
+        Self { streams: Mutex::default(), open: Gauge::default(), hints: broadcast::channel(HINTS_QUEUED).0 }
+    }
 }
 
 /// One open stream's wake-ups; the stream counts as open until this is dropped.
@@ -48,6 +61,17 @@ impl Hub {
         self.streams.lock().unwrap_or_else(PoisonError::into_inner).entry(user_id.to_owned()).or_default().push(tx);
         self.open.inc();
         Subscription { wake: rx, open: self.open.clone() }
+    }
+
+    /// The change hints from now on, each a whole Server-Sent Event.
+    pub fn hints(&self) -> broadcast::Receiver<Bytes> {
+        self.hints.subscribe()
+    }
+
+    /// Sends a change hint (a whole Server-Sent Event) to every stream.
+    pub fn hint(&self, event: Bytes) {
+        // No stream open: nobody to tell.
+        let _ = self.hints.send(event);
     }
 
     /// Wakes `user_id`'s streams; forgets the closed ones.

@@ -13,6 +13,7 @@
 
 pub mod actions;
 mod error;
+pub mod hints;
 pub mod hub;
 pub mod lost;
 pub mod projections;

@@ -91,7 +91,9 @@ impl Services {
         }
         if let (Some(state), Some(log)) = (&self.notification, wiring.event_log().cloned()) {
             let (pushed, checked) = (state.get_ref().clone(), state.get_ref().clone());
+            let (hub, hints_log) = (state.hub.clone(), log.clone());
             wiring.spawn(|stop| wm_notification::push::run(pushed, log, stop));
+            wiring.spawn(|stop| wm_notification::hints::run(hub, hints_log, stop));
             wiring.spawn(|stop| wm_notification::lost::run(checked, stop));
         }
         let Some(ingest) = &self.ingest else { return Ok(None) };

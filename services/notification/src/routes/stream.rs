@@ -1,7 +1,8 @@
 //! `GET /api/notifications`: the user's new notifications as Server-Sent
 //! Events. Each carries its `seq` as the event id, so a client that
 //! reconnects with `Last-Event-ID` gets what it missed, exactly once; a
-//! `retry` of 1000 ms; a heartbeat comment every `heartbeat`.
+//! `retry` of 1000 ms; a heartbeat comment every `heartbeat`. Between them,
+//! change hints (`event: hint`, no id: [`crate::hints`]).
 //!
 //! Streams are pulled: the next notifications are read from the table only
 //! when the connection takes more, a batch at a time. A slow client slows
@@ -12,11 +13,13 @@ use std::collections::VecDeque;
 
 use actix_web::{HttpRequest, HttpResponse, web, web::Bytes};
 use futures::stream;
+use tokio::sync::broadcast;
 use wm_http::{ApiError, auth::Caller};
 use wm_storage::Db;
 
 use crate::{
     error::NotificationError,
+    hints::Hint,
     hub::Subscription,
     state::NotificationState,
     storage::inbox::{self, Notification},
@@ -47,7 +50,7 @@ pub async fn get(
         }
     };
     // Listen first, then read: nothing created in between is missed.
-    let wake = state.hub.open(&caller.user_id);
+    let (wake, hints) = (state.hub.open(&caller.user_id), state.hub.hints());
     let last_seq = match resume {
         Some(seq) => seq,
         None => inbox::last_seq(&state.db, &caller.user_id).await?,
@@ -59,10 +62,12 @@ pub async fn get(
         user_id: caller.user_id,
         last_seq,
         wake,
+        hints,
         heartbeat,
         pending: VecDeque::new(),
         more: false,
         greeted: false,
+        hinting: true,
     };
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
@@ -76,11 +81,14 @@ struct Cursor {
     user_id: String,
     last_seq: i64,
     wake: Subscription,
+    hints: broadcast::Receiver<Bytes>,
     heartbeat: tokio::time::Interval,
     pending: VecDeque<Notification>,
     /// The last catch-up filled a batch: there may be more to read.
     more: bool,
     greeted: bool,
+    /// The hub still sends hints.
+    hinting: bool,
 }
 
 impl Cursor {
@@ -100,6 +108,11 @@ impl Cursor {
                 continue;
             }
             tokio::select! {
+                hint = self.hints.recv(), if self.hinting => match hint {
+                    Ok(event) => return Some((Ok(event), self)),
+                    Err(broadcast::error::RecvError::Lagged(_)) => return Some((Ok(Hint::everything().event()), self)),
+                    Err(broadcast::error::RecvError::Closed) => self.hinting = false,
+                },
                 woken = self.wake.recv() => {
                     woken?;
                     self.catch_up().await;

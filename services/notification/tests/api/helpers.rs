@@ -19,10 +19,13 @@ const GATEWAY_LOST_AFTER: Duration = Duration::from_secs(2 * 3600);
 pub async fn spawn_each(heartbeat: Duration) -> Vec<TestApp> {
     service::spawn_each(async |h: &mut Harness| {
         h.log.ensure_topics(&[topics::NOTIFICATIONS]).await.unwrap();
+        h.log.ensure_topics(wm_notification::hints::TOPICS).await.unwrap();
         let (state, relay) =
             wm_notification::build(h.db.clone(), h.log.clone(), h.clock.clone(), GATEWAY_LOST_AFTER, heartbeat);
         let (pushed, checked, log) = (state.get_ref().clone(), state.get_ref().clone(), h.log.clone());
+        let (hub, hints_log) = (state.hub.clone(), log.clone());
         h.spawn(|stop| wm_notification::push::run(pushed, log, stop));
+        h.spawn(|stop| wm_notification::hints::run(hub, hints_log, stop));
         h.spawn(|stop| wm_notification::lost::run(checked, stop));
         let projections = wm_notification::projections(&state);
         Mount::new(wm_notification::openapi(), move |cfg| wm_notification::configure(state.clone())(cfg))

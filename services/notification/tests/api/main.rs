@@ -7,5 +7,6 @@
 
 mod events;
 mod helpers;
+mod hints;
 mod storm;
 mod stream;
