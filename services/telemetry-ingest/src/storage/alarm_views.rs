@@ -14,6 +14,7 @@ use wm_storage::{
 
 use super::{
     alarm_filter::{AlarmFilter, Assignee, Cursor, Page, SortKey},
+    directory,
     reads::iso,
 };
 use crate::domain::alarm::Status;
@@ -111,8 +112,7 @@ pub struct Assignable {
 
 const SELECT: &str = "SELECT a.alarm_id, a.device_id, a.device_kind, a.alarm_type, a.severity, a.status, a.details, \
     a.raised_by, a.raised_at, a.assignee, a.acknowledged_by, a.acknowledged_at, a.cleared_by, a.cleared_at, \
-    a.closed_by, a.closed_at, a.updated_at, COALESCE(m.device_name, 'GTW-' || g.serial_number, a.device_id) AS device_name \
-    FROM alarms a LEFT JOIN ingest_meters m ON m.id = a.device_id LEFT JOIN ingest_gateways g ON g.id = a.device_id";
+    a.closed_by, a.closed_at, a.updated_at FROM alarms a";
 
 #[derive(sqlx::FromRow)]
 struct Row {
@@ -133,7 +133,6 @@ struct Row {
     closed_by: Option<String>,
     closed_at: Option<i64>,
     updated_at: i64,
-    device_name: String,
 }
 
 /// A page of the alarms `filter` selects.
@@ -307,6 +306,7 @@ async fn views(db: &Db, rows: Vec<Row>) -> Result<Vec<AlarmView>, StorageError> 
         .map(String::as_str)
     });
     let names = names(db, ids.collect()).await?;
+    let devices = directory::names(db, rows.iter().map(|r| r.device_id.as_str())).await?;
     let actor = |id: &Option<String>| id.as_deref().map(|id| names.actor(id));
     Ok(rows
         .into_iter()
@@ -323,9 +323,9 @@ async fn views(db: &Db, rows: Vec<Row>) -> Result<Vec<AlarmView>, StorageError> 
             closed_at: r.closed_at.map(iso),
             updated_at: iso(r.updated_at),
             id: r.alarm_id,
+            device_name: devices.get(&r.device_id).cloned().unwrap_or_else(|| r.device_id.clone()),
             device_id: r.device_id,
             device_kind: r.device_kind,
-            device_name: r.device_name,
             alarm_type: r.alarm_type,
             severity: r.severity,
             status: r.status,

@@ -1,5 +1,6 @@
 //! The telemetry lists, newest first, paged by time: `start` (exclusive)
-//! is the oldest timestamp the client already has.
+//! is the oldest timestamp the client already has. Rows name their devices
+//! (`gatewayName`, `meterName`) beside the spec's ids.
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -7,6 +8,8 @@ use wm_storage::{
     Db, StorageError,
     query::{self, Bind, Conditions},
 };
+
+use super::directory;
 
 /// Which rows of a list, and how many.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -54,7 +57,11 @@ pub struct Activity {
     #[serde(rename = "_id")]
     pub id: String,
     pub gateway_id: String,
+    /// The gateway's name (`GTW-…`), unless it was deleted.
+    pub gateway_name: Option<String>,
     pub meter_id: Option<String>,
+    /// The meter's name, unless it was deleted.
+    pub meter_name: Option<String>,
     #[schema(example = "wmeter/v1/gw/AB12CD34EF/reading")]
     pub mqtt_topic: String,
     #[schema(example = "reading 42 L")]
@@ -65,11 +72,19 @@ pub struct Activity {
 pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, StorageError> {
     let columns = "event_id, gateway_id, meter_id, mqtt_topic, action, occurred_at";
     let rows: Vec<ActivityRow> = newest(db, "gateway_activity", columns, slice).await?;
+    let mut ids: Vec<&str> = Vec::with_capacity(rows.len() * 2);
+    for row in &rows {
+        ids.push(&row.gateway_id);
+        ids.extend(row.meter_id.as_deref());
+    }
+    let names = directory::names(db, ids).await?;
     Ok(rows
         .into_iter()
         .map(|r| Activity {
             id: r.event_id,
+            gateway_name: names.get(&r.gateway_id).cloned(),
             gateway_id: r.gateway_id,
+            meter_name: r.meter_id.as_ref().and_then(|m| names.get(m)).cloned(),
             meter_id: r.meter_id,
             mqtt_topic: r.mqtt_topic,
             action: r.action,
@@ -91,7 +106,11 @@ struct BleRow {
 #[serde(rename_all = "camelCase")]
 pub struct Ble {
     pub gateway_id: String,
+    /// The gateway's name (`GTW-…`), unless it was deleted.
+    pub gateway_name: Option<String>,
     pub meter_id: String,
+    /// The meter's name, unless it was deleted.
+    pub meter_name: Option<String>,
     #[schema(example = -73)]
     pub rssi: i32,
     pub timestamp: String,
@@ -99,9 +118,21 @@ pub struct Ble {
 
 pub async fn ble_activity(db: &Db, slice: &Slice) -> Result<Vec<Ble>, StorageError> {
     let rows: Vec<BleRow> = newest(db, "ble_activity", "gateway_id, meter_id, rssi, occurred_at", slice).await?;
+    let mut ids: Vec<&str> = Vec::with_capacity(rows.len() * 2);
+    for row in &rows {
+        ids.extend([row.gateway_id.as_str(), row.meter_id.as_str()]);
+    }
+    let names = directory::names(db, ids).await?;
     Ok(rows
         .into_iter()
-        .map(|r| Ble { gateway_id: r.gateway_id, meter_id: r.meter_id, rssi: r.rssi, timestamp: iso(r.occurred_at) })
+        .map(|r| Ble {
+            gateway_name: names.get(&r.gateway_id).cloned(),
+            meter_name: names.get(&r.meter_id).cloned(),
+            gateway_id: r.gateway_id,
+            meter_id: r.meter_id,
+            rssi: r.rssi,
+            timestamp: iso(r.occurred_at),
+        })
         .collect())
 }
 

@@ -1,6 +1,7 @@
 //! The telemetry lists through ingest's API: newest first, `max` and an
 //! exclusive `start` page through a meter's readings, the other device
-//! filters a list, and malformed parameters get the 400 that names them.
+//! filters a list, rows name their devices, and malformed parameters get
+//! the 400 that names them.
 
 use chrono::{Duration, SecondsFormat};
 use serde_json::{Value, json};
@@ -50,6 +51,8 @@ async fn readings_page_newest_first_and_lists_filter_by_the_other_device() {
         let of_second = app.json(&format!("{activity}?meterId={}", meters[1]), 200).await;
         let actions: Vec<&str> = of_second.as_array().unwrap().iter().map(|a| a["action"].as_str().unwrap()).collect();
         assert_eq!(actions, ["reading 250 mL"]);
+        let named = (&of_second[0]["gatewayName"], &of_second[0]["meterName"]);
+        assert_eq!(named, (&json!("GTW-GW00000001"), &json!("W-WM00000002")), "rows name their devices");
         let through =
             app.json(&format!("/api/proxy/wmeters/gateway-activity/{}?gatewayId={gw_id}", meters[1]), 200).await;
         assert_eq!(through, of_second, "the same rows, seen from the meter");

@@ -57,6 +57,8 @@ async fn an_unacknowledged_command_times_out_into_an_alarm_and_can_be_resent_unt
         known(&app, 1, 1).await;
         let mut gw = Gateway::connect(&app, "GW00000001").await;
         requested(&app, &mut gw, &meter, 1).await;
+        let ble = app.json(&format!("/api/proxy/wmeters/ble-activity/{meter}"), 200).await;
+        assert_eq!((&ble[0]["gatewayName"], &ble[0]["meterName"]), (&json!("GTW-GW00000001"), &json!("W-WM00000001")));
         assert_eq!(answer(&app, &meter, "confirmed").await.0, 200);
         let first = gw.command().await;
         let commands = json_when(&app, &timeline(&meter), |t| t[0]["status"] == "sent").await;
