@@ -40,7 +40,8 @@ pub use state::NotificationState;
 pub const NAME: &str = "notification";
 
 /// The service's tables. It also needs the outbox.
-pub const MIGRATIONS: Migrations = wm_storage::migrations!("notification", 1 => "notifications");
+pub const MIGRATIONS: Migrations =
+    wm_storage::migrations!("notification", 1 => "notifications", 2 => "notification_kinds");
 
 /// The service's state and the relay that publishes its events.
 pub fn build(

@@ -5,6 +5,7 @@
 //! and one notification about the gateway says it all.
 
 use chrono::{DateTime, Utc};
+use serde_json::json;
 use uuid::Uuid;
 use wm_proto::{Envelope, Payload, time::to_timestamp, v1::NotificationCreated};
 use wm_storage::{StorageError, Tx};
@@ -24,26 +25,51 @@ pub struct Subject {
     pub device_id: String,
     /// `meter` or `gateway`.
     pub device_kind: &'static str,
+    /// The spec's English words for it, e.g. `leak alert`.
     pub event: String,
     pub status: &'static str,
+    /// What happened, for a client to word in its language (`alert`,
+    /// `shutdown-request`, `gateway-lost`, `gateway-back`)…
+    pub kind: &'static str,
+    /// …and its parameters, as a JSON object.
+    pub params: serde_json::Value,
 }
 
 /// The subject of an event worth notifying, if it is one.
 pub fn subject(payload: &Payload) -> Option<Subject> {
-    let meter =
-        |id: &str, event: String, status| Subject { device_id: id.to_owned(), device_kind: "meter", event, status };
+    let meter = |id: &str, event: String, status, kind, params| Subject {
+        device_id: id.to_owned(),
+        device_kind: "meter",
+        event,
+        status,
+        kind,
+        params,
+    };
+    let alert = |meter_id: &str, alert_type: &str, status| {
+        meter(meter_id, format!("{alert_type} alert"), status, "alert", json!({"type": alert_type}))
+    };
     match payload {
-        Payload::AlertRaised(a) => Some(meter(&a.meter_id, format!("{} alert", a.alert_type), "raised")),
-        Payload::AlertCleared(a) => Some(meter(&a.meter_id, format!("{} alert", a.alert_type), "cleared")),
-        Payload::ShutdownRequested(s) => Some(meter(&s.meter_id, "shutdown request".to_owned(), "requested")),
+        Payload::AlertRaised(a) => Some(alert(&a.meter_id, &a.alert_type, "raised")),
+        Payload::AlertCleared(a) => Some(alert(&a.meter_id, &a.alert_type, "cleared")),
+        Payload::ShutdownRequested(s) => {
+            Some(meter(&s.meter_id, "shutdown request".to_owned(), "requested", "shutdown-request", json!({})))
+        }
         _ => None,
     }
 }
 
 /// A gateway's silence or return.
 pub fn gateway(gateway_id: &str, lost: bool) -> Subject {
-    let (event, status) = if lost { ("gateway lost", "lost") } else { ("gateway back", "online") };
-    Subject { device_id: gateway_id.to_owned(), device_kind: "gateway", event: event.to_owned(), status }
+    let (event, status, kind) =
+        if lost { ("gateway lost", "lost", "gateway-lost") } else { ("gateway back", "online", "gateway-back") };
+    Subject {
+        device_id: gateway_id.to_owned(),
+        device_kind: "gateway",
+        event: event.to_owned(),
+        status,
+        kind,
+        params: json!({}),
+    }
 }
 
 /// Stores a notification about `subject` for every recipient, caused by the
@@ -67,6 +93,8 @@ pub async fn notify(
             device_kind: subject.device_kind.to_owned(),
             event: subject.event.clone(),
             status: subject.status.to_owned(),
+            kind: subject.kind.to_owned(),
+            params: subject.params.to_string(),
             created_at: now.timestamp_micros(),
         };
         if let Some(seq) = inbox::insert(tx, &notification).await? {
@@ -88,6 +116,8 @@ fn envelope(n: Notification, now: DateTime<Utc>) -> Envelope {
         created_at: Some(to_timestamp(now)),
         device_kind: n.device_kind,
         seq: n.seq,
+        kind: n.kind,
+        params_json: n.params,
     };
     Envelope::new(device, format!("service:{}", crate::NAME), Payload::NotificationCreated(event)).with_occurred_at(now)
 }
@@ -110,6 +140,8 @@ pub async fn persist(tx: &mut Tx, envelope: &Envelope) -> Result<(), StorageErro
                 device_kind: n.device_kind.clone(),
                 event: n.event.clone(),
                 status: n.status.clone(),
+                kind: n.kind.clone(),
+                params: if n.params_json.is_empty() { "{}".to_owned() } else { n.params_json.clone() },
                 created_at,
             };
             inbox::insert(tx, &notification).await?;

@@ -140,6 +140,8 @@ fn notifications_and_auth() -> Vec<Payload> {
             created_at: at(1_750_000_002),
             device_kind: "meter".into(),
             seq: 42,
+            kind: "alert".into(),
+            params_json: r#"{"type":"leak"}"#.into(),
         }),
         Payload::NotificationDismissed(NotificationDismissed {
             user_id: USER.into(),

@@ -26,10 +26,25 @@ pub struct Notification {
     pub event: String,
     #[schema(example = "raised")]
     pub status: String,
+    /// What happened, for the client to word in its language: `alert`,
+    /// `shutdown-request`, `gateway-lost` or `gateway-back` (empty for a
+    /// notification older than this field: then only `event` says it).
+    #[schema(example = "alert")]
+    pub kind: String,
+    /// The kind's parameters, e.g. `{"type": "leak"}` for an alert.
+    #[serde(serialize_with = "json_object")]
+    #[schema(value_type = Object, example = json!({"type": "leak"}))]
+    pub params: String,
     /// ISO 8601 UTC.
     #[serde(serialize_with = "iso")]
     #[schema(value_type = String, example = "2026-11-22T09:32:00.000000Z")]
     pub created_at: i64,
+}
+
+/// Stored JSON text, served as the object it holds (`{}` if it holds none).
+fn json_object<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+    let value = serde_json::from_str::<serde_json::Value>(text).ok().filter(serde_json::Value::is_object);
+    serde::Serialize::serialize(&value.unwrap_or_else(|| serde_json::json!({})), s)
 }
 
 fn iso<S: serde::Serializer>(micros: &i64, s: S) -> Result<S::Ok, S::Error> {
@@ -37,16 +52,16 @@ fn iso<S: serde::Serializer>(micros: &i64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&at.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string())
 }
 
-const COLUMNS: &str = "seq, id, user_id, device_name, device_id, device_kind, event, status, created_at";
+const COLUMNS: &str = "seq, id, user_id, device_name, device_id, device_kind, event, status, kind, params, created_at";
 
 /// Stores `n`, with a new `seq` when `n.seq` is 0 (otherwise with its own,
 /// as a rebuild does); returns the `seq`, or `None` when a notification
 /// with its id exists already.
 pub async fn insert(tx: &mut Tx, n: &Notification) -> Result<Option<i64>, StorageError> {
-    let (columns, values) = if n.seq == 0 { ("", "") } else { ("seq, ", "$9, ") };
+    let (columns, values) = if n.seq == 0 { ("", "") } else { ("seq, ", "$11, ") };
     let sql = format!(
-        "INSERT INTO notifications ({columns}id, user_id, device_name, device_id, device_kind, event, status, created_at) \
-         VALUES ({values}$1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING seq"
+        "INSERT INTO notifications ({columns}id, user_id, device_name, device_id, device_kind, event, status, created_at, \
+         kind, params) VALUES ({values}$1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING seq"
     );
     Ok(with_tx!(tx, conn => {
         let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
@@ -57,7 +72,9 @@ pub async fn insert(tx: &mut Tx, n: &Notification) -> Result<Option<i64>, Storag
             .bind(&n.device_kind)
             .bind(&n.event)
             .bind(&n.status)
-            .bind(n.created_at);
+            .bind(n.created_at)
+            .bind(&n.kind)
+            .bind(&n.params);
         if n.seq != 0 {
             query = query.bind(n.seq);
         }

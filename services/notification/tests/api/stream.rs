@@ -39,6 +39,11 @@ async fn alerts_reach_the_stream_and_the_list() {
             (&first.data["deviceName"], &first.data["event"], &first.data["status"], &first.data["deviceId"]),
             (&json!("W-WM00000001"), &json!("leak alert"), &json!("raised"), &json!(meter))
         );
+        assert_eq!(
+            (&first.data["kind"], &first.data["params"]),
+            (&json!("alert"), &json!({"type": "leak"})),
+            "words for any language"
+        );
         let listed = app.send_as(Role::Operator, Method::GET, &format!("/api/notifications/{ann}"), None).await;
         assert_eq!(listed.status(), 403, "the token is test-user's, not ann's");
         let own = app
