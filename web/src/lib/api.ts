@@ -85,19 +85,27 @@ export const baseQueryWithReauth: Query = async (args, api, extraOptions) => {
   return token ? rawBaseQuery(args, api, extraOptions) : result;
 };
 
+/** Every cache tag type: what a mutation or a change hint can invalidate. */
+const TAG_TYPES = [
+  'Count',
+  'Gateway',
+  'Meter',
+  'Activity',
+  'Consumption',
+  'Critical',
+  'Shutdown',
+  'Notification',
+  'Alarm',
+  'AlarmCounts',
+  'ValveCommand',
+] as const;
+
+export type TagType = (typeof TAG_TYPES)[number];
+
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: baseQueryWithReauth,
-  tagTypes: [
-    'Count',
-    'Gateway',
-    'Meter',
-    'Activity',
-    'Consumption',
-    'Critical',
-    'Shutdown',
-    'Notification',
-  ],
+  tagTypes: TAG_TYPES,
   endpoints: (build) => ({
     /** The start-up refresh (spec §4); shares the mutex with the 401 path. */
     refreshToken: build.mutation<string | null, undefined>({

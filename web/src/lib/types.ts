@@ -59,7 +59,10 @@ export interface ConsumptionRecord {
 export interface GatewayActivity {
   _id?: RecordId;
   gatewayId: string;
+  /** The gateway's name, unless it was deleted (not in the spec: issue 19). */
+  gatewayName?: string | null;
   meterId?: string | null;
+  meterName?: string | null;
   mqttTopic?: string | null;
   action: string;
   timestamp: string;
@@ -67,7 +70,9 @@ export interface GatewayActivity {
 
 export interface BleActivity {
   gatewayId?: string;
+  gatewayName?: string | null;
   meterId?: string;
+  meterName?: string | null;
   rssi: number;
   timestamp: string;
 }
@@ -92,6 +97,10 @@ export interface Notification {
   deviceKind?: 'gateway' | 'meter';
   event: string;
   status: string;
+  /** What happened, for wording in the user's language (`alert`, `shutdown-request`…). */
+  kind?: string;
+  /** The kind's parameters, e.g. `{ type: 'leak' }`. */
+  params?: Record<string, string>;
   createdAt?: string;
 }
 

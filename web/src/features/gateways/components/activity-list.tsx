@@ -37,7 +37,8 @@ export function ActivityList({ label, gatewayId, meterId, onRowClick }: Props) {
   const na = tc('fallback.na');
   const orNa = (text: string | null | undefined) => (text === undefined || text === null || text === '' ? na : text);
   const columns: Column<GatewayActivity>[] = [
-    { field: 'meterId', header: t('activity.meter'), minWidth: 200, value: (row) => orNa(row.meterId) },
+    // A click on the row drills down to the meter (spec §2): its name is not a link.
+    { field: 'meterId', header: t('activity.meter'), minWidth: 200, value: (row) => orNa(row.meterName ?? row.meterId) },
     { field: 'mqttTopic', header: t('activity.topic'), minWidth: 160, value: (row) => orNa(row.mqttTopic && truncate(row.mqttTopic, TOPIC_MAX)) },
     { field: 'action', header: t('activity.action'), minWidth: 180, value: (row) => truncate(row.action, ACTION_MAX) },
     { field: 'timestamp', header: t('activity.timestamp'), minWidth: 130, value: (row) => timestamp(row.timestamp, na) },

@@ -43,7 +43,8 @@ export function GatewayActivityTable({ meterId }: { meterId: string }) {
         emptyText={t('activity.empty')}
         {...(gatewayId ? {} : { onRowClick: (row: GatewayActivity) => { setGatewayId(row.gatewayId); } })}
         columns={[
-          { field: 'gatewayId', header: t('activity.gateway') },
+          // A click on the row drills down to the gateway (spec §2): its name is not a link.
+          { field: 'gatewayId', header: t('activity.gateway'), value: (r) => r.gatewayName ?? r.gatewayId },
           {
             field: 'mqttTopic',
             header: t('activity.topic'),

@@ -1,5 +1,6 @@
 // Notifications (spec §2 Notification bell, §4, §7): the list, fed live by the
-// event stream, and the optimistic dismiss and clear-all.
+// event stream, and the optimistic dismiss and clear-all. The stream's change
+// hints refetch whatever open page shows the devices that changed.
 import type { TypedMutationOnQueryStarted } from '@reduxjs/toolkit/query/react';
 
 import { api, baseQueryWithReauth, isCancelled } from '../../../lib/api.ts';
@@ -8,6 +9,7 @@ import { selectToken, selectUserId } from '../../../lib/session.ts';
 import { openEventStream } from '../../../lib/sse.ts';
 import type { Notification } from '../../../lib/types.ts';
 import { streamReporter } from '../hooks/stream-status.ts';
+import { parseHint, tagsFor } from './hints.ts';
 import { lastSeq, parseNotification, prepend, removeWhere, restore } from './notification-cache.ts';
 
 const STREAM_PATH = '/api/notifications';
@@ -43,6 +45,11 @@ export const notificationsApi = api.injectEndpoints({
               }
             },
             onMessage: (message) => {
+              if (message.event === 'hint') {
+                const hint = parseHint(message.data);
+                if (hint) dispatch(api.util.invalidateTags(tagsFor(hint)));
+                return;
+              }
               const n = parseNotification(message.data);
               if (n) lifecycle.updateCachedData((list) => { prepend(list, n); });
             },

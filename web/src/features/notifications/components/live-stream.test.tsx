@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { AppStore } from '../../../app/store.ts';
 import { api } from '../../../lib/api.ts';
+import { meterDetailApi } from '../../meters/api/meter-detail-api.ts';
 import type { Notification } from '../../../lib/types.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
@@ -182,5 +183,33 @@ describe('the live notification stream', () => {
     await waitFor(() => { expect(streamState(SESSION.userId)).toBe('offline'); });
     expect(stream.requests[0]?.signal.aborted).toBe(true);
     expect(stream.requests).toHaveLength(1);
+  });
+});
+
+describe('change hints on the stream', () => {
+  it('refetch what shows the devices that changed, and are not notifications', async () => {
+    const meterId = '65f0c0ffee00000000000001';
+    let reads = 0;
+    server.use(
+      http.get(`/api/proxy/wmeters/${meterId}`, () => {
+        reads += 1;
+        return HttpResponse.json({ _id: meterId });
+      }),
+    );
+    const stream = notificationStream();
+    renderLive([note(1)], stream);
+    const watched = store?.dispatch(meterDetailApi.endpoints.meterDetail.initiate({ by: 'id', id: meterId }));
+    await waitFor(() => { expect(reads).toBe(1); });
+    expect(await indicator(CONNECTED)).toBeInTheDocument();
+
+    act(() => {
+      stream.hint({ devices: [{ id: '65f0c0ffee00000000000009', kind: 'meter', changes: ['reading'] }], changes: ['reading'], complete: true });
+    });
+    act(() => {
+      stream.hint({ devices: [{ id: meterId, kind: 'meter', changes: ['reading'] }], changes: ['reading'], complete: true });
+    });
+    await waitFor(() => { expect(reads).toBe(2); });
+    expect(await screen.findByRole('button', { name: 'Notifications (1)' })).toBeInTheDocument();
+    watched?.unsubscribe();
   });
 });

@@ -57,6 +57,10 @@ export function notificationStream(answer?: (request: Request) => Response | und
     send: (n: Notification) => {
       last().write(`id: ${String(n.seq ?? '')}\ndata: ${JSON.stringify(n)}\n\n`);
     },
+    /** Sends a change hint on the newest connection, as the server does: no event id. */
+    hint: (hint: unknown) => {
+      last().write(`event: hint\ndata: ${JSON.stringify(hint)}\n\n`);
+    },
     /** The server ends the newest connection. */
     end: () => {
       last().close();

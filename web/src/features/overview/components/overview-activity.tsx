@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 import { DataTable, type Column } from '../../../components/data-table/data-table.tsx';
+import { deviceColumn } from '../../../components/device-link.tsx';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { ACTION_MAX, OVERVIEW_ACTIVITY_MAX, OVERVIEW_REFRESH_MS, TOPIC_MAX } from '../../../lib/constants.ts';
 import { idOf, truncate } from '../../../lib/format.ts';
@@ -27,8 +28,8 @@ export function OverviewActivity() {
   /** An empty or missing value reads 'NA' (spec §2, Overview). */
   const orNa = (text: string | null | undefined) => (text === undefined || text === null || text === '' ? na : text);
   const columns: Column<GatewayActivity>[] = [
-    { field: 'gatewayId', header: t('activity.gateway'), minWidth: 200 },
-    { field: 'meterId', header: t('activity.meter'), minWidth: 200, value: (row) => orNa(row.meterId) },
+    deviceColumn({ field: 'gatewayId', header: t('activity.gateway'), minWidth: 200 }, 'gateway', (r) => r.gatewayId, (r) => r.gatewayName, na),
+    deviceColumn({ field: 'meterId', header: t('activity.meter'), minWidth: 200 }, 'meter', (r) => r.meterId, (r) => r.meterName, na),
     { field: 'mqttTopic', header: t('activity.topic'), minWidth: 160, value: (row) => orNa(row.mqttTopic && truncate(row.mqttTopic, TOPIC_MAX)) },
     { field: 'action', header: t('activity.action'), minWidth: 180, value: (row) => truncate(row.action, ACTION_MAX) },
     { field: 'timestamp', header: t('activity.timestamp'), minWidth: 140, value: (row) => timestamp(row.timestamp, na) },

@@ -124,6 +124,28 @@ describe('OverviewPage', () => {
     expect(screen.getByTestId('location')).toHaveTextContent('/gateways/6b031854dbdeac91e41b6399');
   });
 
+  it('names the devices of a row, each a link to its page', async () => {
+    const named = {
+      _id: 'a1',
+      gatewayId: '6b031854dbdeac91e41b6301',
+      gatewayName: 'GTW-SG01000003',
+      meterId: '6b031854dbdeac91e41b6302',
+      meterName: 'W-WM00000042',
+      mqttTopic: 'wmeter/v1/gw/SG01000003/reading',
+      action: 'reading 7 L',
+      timestamp: '2026-11-22T09:32:00Z',
+    };
+    serve(COUNTS, [named]);
+    renderWithProviders(<OverviewPage />);
+
+    const grid = await screen.findByRole('grid', { name: 'Gateways Activities' });
+    const meter = await within(grid).findByRole('link', { name: 'W-WM00000042' });
+    expect(within(grid).getByRole('link', { name: 'GTW-SG01000003' })).toHaveAttribute('href', '/gateways/6b031854dbdeac91e41b6301');
+    expect(within(grid).queryByText('6b031854dbdeac91e41b6302')).toBeNull();
+    await userEvent.click(meter);
+    expect(screen.getByTestId('location')).toHaveTextContent('/water-meters/6b031854dbdeac91e41b6302');
+  });
+
   it('only logs a failed load and keeps the rest of the screen', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     server.use(

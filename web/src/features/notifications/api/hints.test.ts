@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+
+import { parseHint, tagsFor } from './hints.ts';
+
+const METER = '65f0c0ffee00000000000001';
+const GATEWAY = '65f0c0ffee00000000000002';
+
+describe('change hints', () => {
+  it('reads a hint and drops what it does not know', () => {
+    const data = JSON.stringify({
+      devices: [{ id: METER, kind: 'meter', changes: ['reading', 'teleport'] }, { id: GATEWAY, kind: 'robot', changes: [] }],
+      changes: ['reading', 'teleport'],
+      complete: true,
+    });
+    expect(parseHint(data)).toEqual({
+      devices: [{ id: METER, kind: 'meter', changes: ['reading'] }, { id: GATEWAY, kind: null, changes: [] }],
+      changes: ['reading'],
+      complete: true,
+    });
+    for (const bad of ['', 'null', '[]', '{"devices": [], "changes": []}', '{"devices": [{}], "changes": [], "complete": true}']) {
+      expect(parseHint(bad)).toBeNull();
+    }
+  });
+
+  it('refetches what shows each device that changed, each tag once', () => {
+    const tags = tagsFor({
+      devices: [
+        { id: METER, kind: 'meter', changes: ['reading', 'alert', 'valve'] },
+        { id: GATEWAY, kind: 'gateway', changes: ['activity', 'status'] },
+      ],
+      changes: ['reading', 'alert', 'valve', 'activity', 'status'],
+      complete: true,
+    });
+    expect(tags).toEqual([
+      { type: 'Meter', id: METER },
+      { type: 'Consumption', id: METER },
+      { type: 'Critical', id: METER },
+      'Count',
+      { type: 'ValveCommand', id: METER },
+      { type: 'Gateway', id: GATEWAY },
+      { type: 'Activity', id: GATEWAY },
+      { type: 'Activity', id: 'LIST' },
+    ]);
+  });
+
+  it('refetches alarms on any alarm change, and both kinds when the device kind is unknown', () => {
+    const tags = tagsFor({ devices: [{ id: METER, kind: null, changes: ['alarm', 'registry'] }], changes: ['alarm', 'registry'], complete: true });
+    expect(tags).toEqual(['Alarm', 'AlarmCounts', { type: 'Gateway', id: METER }, { type: 'Meter', id: METER }, 'Count']);
+  });
+
+  it('refetches by kind of change when the hint could not name every device', () => {
+    const tags = tagsFor({ devices: [], changes: ['reading'], complete: false });
+    expect(tags).toEqual(['Meter', 'Consumption']);
+  });
+});

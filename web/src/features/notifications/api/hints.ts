@@ -1,0 +1,122 @@
+// Change hints on the notification stream (DESIGN §11, Live pages; the
+// server coalesces them every 500 ms): each names the devices that changed
+// and how. The cache refetches what shows them, so an open page reflects a
+// change without a reload and without polling.
+import type { TagDescription } from '@reduxjs/toolkit/query';
+
+import type { TagType } from '../../../lib/api.ts';
+
+type Tag = TagDescription<TagType>;
+
+export type Change =
+  | 'registry'
+  | 'status'
+  | 'activity'
+  | 'ble'
+  | 'reading'
+  | 'alert'
+  | 'discovery'
+  | 'shutdown'
+  | 'valve'
+  | 'alarm';
+
+export interface DeviceHint {
+  id: string;
+  kind: 'meter' | 'gateway' | null;
+  changes: Change[];
+}
+
+export interface Hint {
+  devices: DeviceHint[];
+  changes: Change[];
+  /** False when more devices changed than the hint names. */
+  complete: boolean;
+}
+
+const CHANGES: readonly Change[] = [
+  'registry', 'status', 'activity', 'ble', 'reading', 'alert', 'discovery', 'shutdown', 'valve', 'alarm',
+];
+const isChange = (value: unknown): value is Change => CHANGES.includes(value as Change);
+
+/** The hint an event's data holds, or null when it holds none. */
+export function parseHint(data: string): Hint | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const { devices, changes, complete } = value as Record<string, unknown>;
+  if (!Array.isArray(devices) || !Array.isArray(changes) || typeof complete !== 'boolean') return null;
+  const parsed: DeviceHint[] = [];
+  for (const device of devices as unknown[]) {
+    const d = device as Record<string, unknown> | null;
+    if (typeof d?.id !== 'string' || !Array.isArray(d.changes)) return null;
+    const kind = d.kind === 'meter' || d.kind === 'gateway' ? d.kind : null;
+    parsed.push({ id: d.id, kind, changes: d.changes.filter(isChange) });
+  }
+  return { devices: parsed, changes: changes.filter(isChange), complete };
+}
+
+/** What a device's change shows in: the tags to refetch. */
+function deviceTags(device: DeviceHint, change: Change): Tag[] {
+  const { id } = device;
+  const self: Tag[] =
+    device.kind === 'gateway' ? [{ type: 'Gateway', id }]
+    : device.kind === 'meter' ? [{ type: 'Meter', id }]
+    : [{ type: 'Gateway', id }, { type: 'Meter', id }];
+  switch (change) {
+    case 'registry':
+    case 'status':
+      return [...self, 'Count'];
+    case 'activity':
+    case 'ble':
+    case 'discovery':
+      return [...self, { type: 'Activity', id }, { type: 'Activity', id: 'LIST' }];
+    case 'reading':
+      return [...self, { type: 'Consumption', id }];
+    case 'alert':
+      return [...self, { type: 'Critical', id }, 'Count'];
+    case 'shutdown':
+      return [...self, { type: 'Shutdown', id }, 'Count'];
+    case 'valve':
+      return [...self, { type: 'ValveCommand', id }];
+    case 'alarm':
+      return ['Alarm', 'AlarmCounts'];
+  }
+}
+
+/** What any device's change of this kind shows in: for an incomplete hint. */
+function kindTags(change: Change): Tag[] {
+  switch (change) {
+    case 'registry':
+    case 'status':
+      return ['Gateway', 'Meter', 'Count'];
+    case 'activity':
+    case 'ble':
+    case 'discovery':
+      return ['Gateway', 'Meter', 'Activity'];
+    case 'reading':
+      return ['Meter', 'Consumption'];
+    case 'alert':
+      return ['Meter', 'Critical', 'Count'];
+    case 'shutdown':
+      return ['Meter', 'Shutdown', 'Count'];
+    case 'valve':
+      return ['Meter', 'ValveCommand'];
+    case 'alarm':
+      return ['Alarm', 'AlarmCounts'];
+  }
+}
+
+const key = (tag: Tag) => (typeof tag === 'string' ? tag : `${tag.type}/${String(tag.id)}`);
+
+/** The tags a hint invalidates, each once. */
+export function tagsFor(hint: Hint): Tag[] {
+  const tags = new Map<string, Tag>();
+  const add = (list: Tag[]) => { for (const tag of list) tags.set(key(tag), tag); };
+  for (const device of hint.devices) for (const change of device.changes) add(deviceTags(device, change));
+  if (!hint.complete) for (const change of hint.changes) add(kindTags(change));
+  return [...tags.values()];
+}
