@@ -70,7 +70,7 @@ impl From<IngestError> for ApiError {
             ),
             IngestError::NotAssignable(user) => {
                 let message = format!("{user} is not an active admin or operator");
-                ApiError::validation(message.clone()).with_field("assignee", message)
+                ApiError::conflict("not_assignable", message.clone()).with_field("assignee", message)
             }
             IngestError::Alarm(e) => alarm(e),
             IngestError::Valve(ValveError::NotFound) => ApiError::not_found("No such valve command"),

@@ -68,6 +68,8 @@ impl Services {
             log.ensure_topics(&[wm_proto::topics::NOTIFICATIONS])
                 .await
                 .context("event_log: the notifications topic")?;
+            // The hints follow other services' topics, which may not exist yet.
+            log.ensure_topics(wm_notification::hints::TOPICS).await.context("event_log: the topics hints follow")?;
             metrics.register(
                 wm_notification::hub::OPEN_STREAMS_METRIC,
                 "Notification streams (SSE) open in this process",

@@ -13,8 +13,6 @@ use crate::{
 
 const DEFAULT_MAX: i64 = 50;
 const MAX_MAX: i64 = 500;
-/// The longest alarm type a filter names.
-const MAX_TYPE: usize = 64;
 
 /// Which alarms.
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -22,10 +20,13 @@ const MAX_TYPE: usize = 64;
 #[into_params(parameter_in = Query)]
 pub struct AlarmQuery {
     /// Statuses, comma-separated: `active`, `acknowledged`, `cleared`, `closed`.
-    #[param(example = "active,acknowledged")]
+    #[param(
+        example = "active,acknowledged",
+        pattern = "^((active|acknowledged|cleared|closed)(,(active|acknowledged|cleared|closed))*)?$"
+    )]
     status: Option<String>,
     /// Severities, comma-separated: `critical`, `major`, `minor`, `warning`.
-    #[param(example = "critical")]
+    #[param(example = "critical", pattern = "^((critical|major|minor|warning)(,(critical|major|minor|warning))*)?$")]
     severity: Option<String>,
     /// Alarm types, comma-separated.
     #[param(example = "leak,burst")]
@@ -52,10 +53,13 @@ pub struct PageQuery {
     #[param(value_type = Option<i64>, minimum = 1, maximum = 500)]
     max: Option<String>,
     /// `raisedAt` (default) or `severity`.
+    #[param(pattern = "^(raisedAt|severity)?$")]
     sort: Option<String>,
     /// `desc` (default: newest, or least severe, first) or `asc`.
+    #[param(pattern = "^(asc|desc)?$")]
     order: Option<String>,
     /// The `next` cursor of the page before.
+    #[param(pattern = "^((critical|major|minor|warning)\\.[0-9]{1,18}\\.[0-9a-fA-F]{24})?$")]
     after: Option<String>,
 }
 
@@ -78,6 +82,12 @@ fn words<T: std::str::FromStr>(
         .collect()
 }
 
+/// A free-text parameter's value, unless it is absent or empty (`?sort=`
+/// is no sort); parameters with a format take no empty value.
+fn given(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+}
+
 fn time(field: &'static str, value: Option<&str>) -> Result<Option<i64>, IngestError> {
     value
         .map(|v| wm_http::params::start(v).map(|at| at.timestamp_micros()).map_err(|message| invalid(field, message)))
@@ -89,20 +99,16 @@ impl AlarmQuery {
         let statuses: Vec<&str> = Status::ALL.iter().map(|s| s.as_str()).collect();
         let severities: Vec<&str> = Severity::ALL.iter().map(|s| s.as_str()).collect();
         let types: Vec<String> = words("type", self.r#type.as_deref(), &["any alarm type"])?;
-        if let Some(long) = types.iter().find(|t| t.chars().count() > MAX_TYPE) {
-            return Err(invalid("type", format!("{long:?} is longer than {MAX_TYPE} characters")));
-        }
         let device_id = self.device()?;
-        let assignee = match self.assignee.as_deref().map(str::trim) {
-            None | Some("") => None,
+        let assignee = match given(&self.assignee) {
+            None => None,
             Some("none") => Some(Assignee::Nobody),
-            Some(user) if user.len() <= 64 => Some(Assignee::User(user.to_owned())),
-            Some(_) => return Err(invalid("assignee", "a user id is at most 64 characters")),
+            Some(user) => Some(Assignee::User(user.to_owned())),
         };
         let (from, to) = (time("from", self.from.as_deref())?, time("to", self.to.as_deref())?);
         if let (Some(from), Some(to)) = (from, to) {
-            if from >= to {
-                return Err(invalid("to", "to must be later than from"));
+            if from > to {
+                return Err(invalid("to", "to must not be earlier than from"));
             }
         }
         Ok(AlarmFilter {
@@ -116,29 +122,45 @@ impl AlarmQuery {
         })
     }
 
-    /// The device filter alone, for the counts.
-    pub fn device(&self) -> Result<Option<String>, IngestError> {
-        self.device.as_deref().map(id_of).transpose().map_err(|e| invalid("device", e.to_string()))
+    fn device(&self) -> Result<Option<String>, IngestError> {
+        device(&self.device)
     }
+}
+
+/// Whose alarms to count.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CountQuery {
+    /// Only this device's alarms.
+    #[param(pattern = "^[0-9a-fA-F]{24}$")]
+    device: Option<String>,
+}
+
+impl CountQuery {
+    pub fn device(&self) -> Result<Option<String>, IngestError> {
+        device(&self.device)
+    }
+}
+
+fn device(value: &Option<String>) -> Result<Option<String>, IngestError> {
+    value.as_deref().map(id_of).transpose().map_err(|e| invalid("device", e.to_string()))
 }
 
 impl PageQuery {
     pub fn page(&self) -> Result<Page, IngestError> {
         let max = wm_http::params::max(self.max.as_deref(), DEFAULT_MAX, MAX_MAX).map_err(|m| invalid("max", m))?;
-        let sort = match self.sort.as_deref() {
+        let sort = match given(&self.sort) {
             None | Some("raisedAt") => SortKey::RaisedAt,
             Some("severity") => SortKey::Severity,
             Some(other) => return Err(invalid("sort", format!("{other:?} is not one of raisedAt, severity"))),
         };
-        let descending = match self.order.as_deref() {
+        let descending = match given(&self.order) {
             None | Some("desc") => true,
             Some("asc") => false,
             Some(other) => return Err(invalid("order", format!("{other:?} is not one of asc, desc"))),
         };
-        let after = self
-            .after
-            .as_deref()
-            .map(|text| Cursor::decode(text, sort).ok_or_else(|| invalid("after", "not a cursor of this sort order")))
+        let after = given(&self.after)
+            .map(|text| Cursor::decode(text).ok_or_else(|| invalid("after", "not a cursor")))
             .transpose()?;
         Ok(Page { sort, descending, after, max })
     }

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use wm_http::{ApiError, JsonObject, auth::Caller};
 
-use super::alarm_params::{AlarmQuery, PageQuery};
+use super::alarm_params::{AlarmQuery, CountQuery, PageQuery};
 use crate::{
     actions::alarms::{self, Acknowledged},
     domain::alarm::{AlarmError, Command},
@@ -35,13 +35,13 @@ pub async fn list(
 }
 
 /// How many alarms are in each status, in the network or on one `device`.
-#[utoipa::path(get, path = "/api/alarms/counts", tag = "alarms", params(("device" = Option<String>, Query, description = "Only this device's alarms")),
+#[utoipa::path(get, path = "/api/alarms/counts", tag = "alarms", params(CountQuery),
     responses((status = 200, body = AlarmCounts), (status = 400, body = ApiError)), security(("bearer" = [])))]
 #[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn counts(
     caller: Caller,
     state: web::Data<IngestState>,
-    query: web::Query<AlarmQuery>,
+    query: web::Query<CountQuery>,
 ) -> Result<HttpResponse, ApiError> {
     Ok(HttpResponse::Ok().json(alarm_views::counts(&state.db, query.device()?.as_deref()).await?))
 }
@@ -86,7 +86,8 @@ pub struct CommentBody {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AssignBody {
-    /// The user's id (an active admin or operator), or null to unassign.
+    /// The user's id (an active admin or operator), or null (or empty) to
+    /// unassign.
     assignee: Option<String>,
 }
 
@@ -94,6 +95,7 @@ pub struct AssignBody {
 #[serde(deny_unknown_fields)]
 pub struct BulkBody {
     /// The alarms to acknowledge, 1 to 500.
+    #[schema(min_items = 1, max_items = 500)]
     ids: Vec<String>,
     #[serde(default)]
     note: String,
@@ -138,7 +140,8 @@ pub async fn acknowledge(
 #[utoipa::path(post, path = "/api/alarms/{id}/assign", tag = "alarms", request_body = AssignBody,
     params(("id" = String, Path, description = "The alarm's id")),
     responses((status = 200, body = AlarmDetail), (status = 400, body = ApiError), (status = 403, body = ApiError),
-        (status = 404, body = ApiError), (status = 409, description = "`alarm_closed`", body = ApiError)),
+        (status = 404, body = ApiError),
+        (status = 409, description = "`alarm_closed`; `not_assignable`: the assignee is no active admin or operator", body = ApiError)),
     security(("bearer" = [])))]
 #[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn assign(
@@ -147,7 +150,8 @@ pub async fn assign(
     id: web::Path<String>,
     body: JsonObject<AssignBody>,
 ) -> Result<HttpResponse, ApiError> {
-    act(&caller, &state, &id, "alarm.assign", Command::Assign { assignee: body.into_inner().assignee }).await
+    let assignee = body.into_inner().assignee.filter(|user| !user.trim().is_empty());
+    act(&caller, &state, &id, "alarm.assign", Command::Assign { assignee }).await
 }
 
 /// Comment on the alarm, in any status.

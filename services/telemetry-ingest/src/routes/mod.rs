@@ -44,6 +44,10 @@ use utoipa::OpenApi;
 )]
 pub struct TelemetryApi;
 
+/// An alarm's id in a path: 24 hex digits, so that `alarms/acknowledge`
+/// and `alarms/counts` are never taken for one.
+const ID: &str = "{id:[0-9a-fA-F]{24}}";
+
 pub fn configure(cfg: &mut web::ServiceConfig) {
     let (gateways, meters) = ("/api/proxy/gateways", "/api/proxy/wmeters");
     cfg.route(&format!("{gateways}/gateway-activity"), web::get().to(lists::all_activity))
@@ -60,12 +64,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/api/alarms/counts", web::get().to(alarms::counts))
         .route("/api/alarms/assignees", web::get().to(alarms::assignees))
         .route("/api/alarms/acknowledge", web::post().to(alarms::acknowledge_all))
-        .route("/api/alarms/{id}", web::get().to(alarms::get))
-        .route("/api/alarms/{id}/acknowledge", web::post().to(alarms::acknowledge))
-        .route("/api/alarms/{id}/assign", web::post().to(alarms::assign))
-        .route("/api/alarms/{id}/comment", web::post().to(alarms::comment))
-        .route("/api/alarms/{id}/clear", web::post().to(alarms::clear))
-        .route("/api/alarms/{id}/close", web::post().to(alarms::close))
+        .route(&format!("/api/alarms/{ID}"), web::get().to(alarms::get))
+        .route(&format!("/api/alarms/{ID}/acknowledge"), web::post().to(alarms::acknowledge))
+        .route(&format!("/api/alarms/{ID}/assign"), web::post().to(alarms::assign))
+        .route(&format!("/api/alarms/{ID}/comment"), web::post().to(alarms::comment))
+        .route(&format!("/api/alarms/{ID}/clear"), web::post().to(alarms::clear))
+        .route(&format!("/api/alarms/{ID}/close"), web::post().to(alarms::close))
         .route("/api/valve-commands", web::get().to(valve::timeline))
         .route("/api/valve-commands/{id}/resend", web::post().to(valve::resend));
 }

@@ -146,12 +146,12 @@ pub async fn list(db: &Db, filter: &AlarmFilter, page: &Page) -> Result<AlarmPag
     if let Some(after) = &page.after {
         let at = conditions.bind(Bind::Int(after.raised_at));
         let id = conditions.bind(Bind::Text(after.alarm_id.clone()));
-        let keyset = match (page.sort, after.severity) {
-            (SortKey::Severity, Some(severity)) => {
-                let severity = conditions.bind(severity.as_str().into());
+        let keyset = match page.sort {
+            SortKey::Severity => {
+                let severity = conditions.bind(after.severity.as_str().into());
                 format!("(a.severity, a.raised_at, a.alarm_id) {compare} ({severity}, {at}, {id})")
             }
-            _ => format!("(a.raised_at, a.alarm_id) {compare} ({at}, {id})"),
+            SortKey::RaisedAt => format!("(a.raised_at, a.alarm_id) {compare} ({at}, {id})"),
         };
         conditions.push_fixed(keyset);
     }
@@ -161,11 +161,17 @@ pub async fn list(db: &Db, filter: &AlarmFilter, page: &Page) -> Result<AlarmPag
     let mut rows: Vec<Row> = query::fetch_all(db, sql, conditions.into_binds()).await?;
     let more = rows.len() as i64 > page.max;
     rows.truncate(usize::try_from(page.max).unwrap_or_default());
-    let next = rows.last().filter(|_| more).map(|last| Cursor {
-        severity: (page.sort == SortKey::Severity).then(|| last.severity.parse().ok()).flatten(),
-        raised_at: last.raised_at,
-        alarm_id: last.alarm_id.clone(),
-    });
+    let next = match rows.last().filter(|_| more) {
+        Some(last) => Some(Cursor {
+            severity: last
+                .severity
+                .parse()
+                .map_err(|_| StorageError::Corrupt { field: "severity", value: last.severity.clone() })?,
+            raised_at: last.raised_at,
+            alarm_id: last.alarm_id.clone(),
+        }),
+        None => None,
+    };
     let items = views(db, rows).await?;
     Ok(AlarmPage { items, next: next.map(|c| c.encode()) })
 }

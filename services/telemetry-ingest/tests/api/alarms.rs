@@ -88,7 +88,8 @@ async fn alerts_raise_alarms_that_operators_take_through_their_lifecycle() {
         let (status, body) = act(&app, ANN, &leak, "acknowledge", json!({})).await;
         assert_eq!((status, body["code"].as_str()), (409, Some("alarm_not_active")));
         let (status, body) = act(&app, ANN, &leak, "assign", json!({"assignee": "u-vic"})).await;
-        assert_eq!((status, &body["fields"]["assignee"]), (400, &json!("u-vic is not an active admin or operator")));
+        assert_eq!((status, body["code"].as_str()), (409, Some("not_assignable")));
+        assert_eq!(body["fields"]["assignee"], "u-vic is not an active admin or operator");
         let (status, body) = act(&app, ANN, &leak, "assign", json!({"assignee": "u-ann"})).await;
         assert_eq!((status, &body["assignee"]), (200, &json!({"id": "u-ann", "name": "ann"})));
         let (status, body) = act(&app, ANN, &leak, "comment", json!({"text": "  "})).await;
@@ -251,8 +252,8 @@ async fn bad_filters_are_refused_with_the_field_named() {
             ("from=2026-01-02&to=2026-01-01", "to"),
             ("sort=name", "sort"),
             ("order=up", "order"),
-            ("after=r.1.zz", "after"),
-            ("sort=severity&after=r.1.000000000000000000000000", "after"),
+            ("after=major.1.zz", "after"),
+            ("after=r.1.000000000000000000000000", "after"),
             ("max=0", "max"),
             ("max=501", "max"),
         ];
