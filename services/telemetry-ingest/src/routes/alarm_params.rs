@@ -106,11 +106,6 @@ impl AlarmQuery {
             Some(user) => Some(Assignee::User(user.to_owned())),
         };
         let (from, to) = (time("from", self.from.as_deref())?, time("to", self.to.as_deref())?);
-        if let (Some(from), Some(to)) = (from, to) {
-            if from > to {
-                return Err(invalid("to", "to must not be earlier than from"));
-            }
-        }
         Ok(AlarmFilter {
             statuses: words("status", self.status.as_deref(), &statuses)?,
             severities: words("severity", self.severity.as_deref(), &severities)?,
