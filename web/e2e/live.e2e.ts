@@ -1,0 +1,34 @@
+// Live pages (issue 19): what a gateway sends shows on the open page without
+// a reload, through the notification stream's change hints.
+import { describe, it } from 'vitest';
+
+import { heardMeter } from './support/fixtures.ts';
+import { publishUplink } from './support/mqtt.ts';
+import { browserSuite } from './support/suite.ts';
+
+/** The issue's bound: a change shows on an open page within 2 s. */
+const LIVE_MS = 2_000;
+
+describe('an open meter page', () => {
+  const suite = browserSuite();
+
+  it('shows an alert and a shutdown request raised over MQTT, with no reload', async () => {
+    const { meter, gateway } = await heardMeter(suite.api);
+    const { page } = suite;
+    await page.goto(`/water-meters/${meter._id}`);
+    const alerts = page.getByRole('grid', { name: 'Critical Alerts' });
+    await alerts.waitFor();
+    await page.getByRole('img', { name: 'Live notifications: connected' }).waitFor();
+    // Gone if the page reloads.
+    await page.evaluate(() => { (window as unknown as Record<string, unknown>).e2eMarker = true; });
+
+    const type = `e2e-live-${String(Date.now())}`;
+    await publishUplink(suite.ctx, gateway.serialNumber, 'alert', { meter: meter.bleAddress, type, state: 'raised' });
+    await alerts.getByText(type).waitFor({ timeout: LIVE_MS });
+
+    await publishUplink(suite.ctx, gateway.serialNumber, 'shutdown-request', { meter: meter.bleAddress });
+    await page.getByRole('dialog', { name: 'Shutdown Requested' }).waitFor({ timeout: LIVE_MS });
+    const kept = await page.evaluate(() => (window as unknown as Record<string, unknown>).e2eMarker === true);
+    if (!kept) throw new Error('the page was reloaded');
+  });
+});
