@@ -131,3 +131,12 @@ export function httpStatus(error: unknown): number | null {
 }
 
 export const isForbidden = (error: unknown) => httpStatus(error) === 403;
+
+/** The stable `code` of an API error's JSON body (DESIGN §6), when it has one. */
+export function errorCode(error: unknown): string | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const data = (error as { data?: unknown }).data;
+  if (typeof data !== 'object' || data === null) return null;
+  const code = (data as { code?: unknown }).code;
+  return typeof code === 'string' ? code : null;
+}

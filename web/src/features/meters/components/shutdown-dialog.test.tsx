@@ -15,7 +15,7 @@ const URL_PATH = `/api/proxy/wmeters/shutdown-requests/${METER_ID}`;
 let shutdownReads = 0;
 
 /** A pending request; PATCHes are recorded and answered with `status`. */
-function pendingShutdown(status = 200) {
+function pendingShutdown(status = 200, code = 'denied') {
   const bodies: unknown[] = [];
   let current: string | null = 'requested';
   server.use(
@@ -26,7 +26,7 @@ function pendingShutdown(status = 200) {
     http.patch(URL_PATH, async ({ request }) => {
       const body = (await request.json()) as { status: string };
       bodies.push(body);
-      if (status !== 200) return json({ code: 'denied' }, status);
+      if (status !== 200) return json({ code }, status);
       current = body.status;
       return json({ status: current });
     }),
@@ -94,6 +94,18 @@ describe("The 'Shutdown Requested' dialog", () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
 
     expect(await screen.findByText(message, { exact: true })).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Shutdown Requested' })).toBeInTheDocument();
+  });
+
+  it('says no gateway can close the valve when the server finds none, and stays open', async () => {
+    pendingShutdown(409, 'no_gateway');
+    open();
+    const dialog = await screen.findByRole('dialog', { name: 'Shutdown Requested' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+    const notice = await screen.findByText(/no gateway has heard this meter/);
+    expect(notice).toHaveTextContent('Failed to send shutdown response: no gateway has heard this meter, so its valve cannot be closed remotely. The request is still pending.');
+    expect(screen.queryByText('Shutdown response sent')).toBeNull();
     expect(screen.getByRole('dialog', { name: 'Shutdown Requested' })).toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
 // 'Shutdown Requested' (spec §2, §4): shown while the meter's latest request
 // is pending. Close leaves it pending (hidden for this visit); Reject and
-// Confirm answer it.
+// Confirm answer it. A confirmation no gateway can carry out is refused by the
+// server (409 no_gateway): the notice says so and the request stays pending.
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -11,7 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { useNotice } from '../../../components/notice.tsx';
-import { isCancelled, isForbidden } from '../../../lib/api.ts';
+import { errorCode, isCancelled, isForbidden } from '../../../lib/api.ts';
 import { useMeterShutdownAnswerMutation, useMeterShutdownQuery, type ShutdownAnswer } from '../api/meter-shutdown-api.ts';
 
 export function ShutdownDialog({ meterId, name }: { meterId: string; name: string }) {
@@ -30,6 +31,11 @@ export function ShutdownDialog({ meterId, name }: { meterId: string; name: strin
       close();
     } catch (error) {
       if (isCancelled(error)) return;
+      if (errorCode(error) === 'no_gateway') {
+        // Nothing was sent and the request is still pending: say so.
+        notify(t('shutdown.noGateway'), 'error');
+        return;
+      }
       notify(isForbidden(error) ? t('shutdown.denied') : t('shutdown.failed'), 'error');
     }
   };
