@@ -1,20 +1,46 @@
 import { describe, it } from 'vitest';
 
-import { unique } from './support/fixtures.ts';
+import { heardMeter } from './support/fixtures.ts';
+import { publishUplink } from './support/mqtt.ts';
+import { waitUntil } from './support/processes.ts';
 import { browserSuite } from './support/suite.ts';
 
 describe('a viewer', () => {
   const suite = browserSuite({ as: 'viewer' });
 
-  it("is told 'Action denied' when registering a gateway", async () => {
+  const absent = async (name: string) => {
+    const count = await suite.page.getByRole('button', { name, exact: true }).count();
+    if (count !== 0) throw new Error(`a viewer is offered ${name}`);
+  };
+
+  it('is offered no Edit, Delete, Register or Confirm', async () => {
     const { page } = suite;
+    const { meter, gateway } = await heardMeter(suite.api);
+    await publishUplink(suite.ctx, gateway.serialNumber, 'shutdown-request', { meter: meter.bleAddress });
+    await waitUntil('the request to be stored', async () => {
+      const request = await suite.api.get<{ status: string | null }>(`proxy/wmeters/shutdown-requests/${meter._id}`);
+      return request.status === 'requested';
+    });
+
+    await page.goto(`/water-meters/${meter._id}`);
+    const dialog = page.getByRole('dialog', { name: 'Shutdown Requested' });
+    await dialog.getByRole('button', { name: 'Close' }).waitFor();
+    for (const name of ['Confirm', 'Reject']) await absent(name);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('grid', { name: 'Critical Alerts' }).waitFor();
+    for (const name of ['Edit', 'Delete']) await absent(name);
+
+    // Leave no request pending: the next test's meter page would open its dialog.
+    await suite.api.send('PATCH', `proxy/wmeters/shutdown-requests/${meter._id}`, { status: 'rejected' });
+    await page.goto(`/gateways/${gateway._id}`);
+    await page.getByRole('heading', { level: 1, name: `GTW-${gateway.serialNumber}` }).waitFor();
+    for (const name of ['Edit', 'Delete']) await absent(name);
+
     await page.goto('/gateway-registration');
-    await page.getByLabel('Serial Number', { exact: true }).fill(unique.serial());
-    await page.getByLabel('IMEI', { exact: true }).fill(unique.digits(15));
-    await page.getByLabel('Phone Number', { exact: true }).fill(unique.digits(10));
-    await page.getByLabel('BLE Address', { exact: true }).fill(unique.address());
-    await page.getByLabel('MAC Address', { exact: true }).fill(unique.address());
-    await page.getByRole('button', { name: 'Register' }).click();
-    await page.getByText('Error registering gateway: Action denied').waitFor();
+    await page.getByText(/Your role can view devices but not register them/).waitFor();
+    await absent('Register');
+    if ((await page.getByRole('link', { name: 'Gateway Registration' }).count()) !== 0) {
+      throw new Error('a viewer is offered the registration page');
+    }
   });
 });

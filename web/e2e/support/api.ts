@@ -26,6 +26,16 @@ export class Api {
     return (await response.json()) as T;
   }
 
+  /** A change, e.g. answering a shutdown request a test left pending. */
+  async send(method: string, path: string, body: unknown): Promise<void> {
+    const response = await fetch(`${this.base}/api/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)}`);
+  }
+
   async count(path: string): Promise<number> {
     return (await this.get<{ count: number }>(`proxy/${path}/count`)).count;
   }

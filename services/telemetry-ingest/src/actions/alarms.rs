@@ -69,10 +69,10 @@ pub async fn act(
     alarm_id: &str,
     command: alarm::Command,
 ) -> Result<(), IngestError> {
-    if let alarm::Command::Assign { assignee: Some(user) } = &command {
-        if !alarm_views::is_assignable(&state.db, user).await? {
-            return Err(IngestError::NotAssignable(user.clone()));
-        }
+    if let alarm::Command::Assign { assignee: Some(user) } = &command
+        && !alarm_views::is_assignable(&state.db, user).await?
+    {
+        return Err(IngestError::NotAssignable(user.clone()));
     }
     let mut tx = state.db.begin_write().await?;
     let current = alarms::find(&mut tx, alarm_id).await?;
@@ -85,7 +85,7 @@ pub async fn act(
     let after = envelopes
         .iter()
         .filter_map(|e| e.payload.as_ref())
-        .fold(Some(alarm.clone()), |a, event| alarm::apply(a, event, alarm.raised_at));
+        .try_fold(alarm.clone(), |a, event| alarm::apply(Some(a), event, alarm.raised_at));
     let view = |a: Option<&Alarm>| a.map(|a| json!({"status": a.status.as_str(), "assignee": a.assignee}));
     commit(state, tx, &envelopes, attempt, (json!(view(Some(&alarm))), json!(view(after.as_ref())))).await
 }

@@ -264,7 +264,11 @@ async fn bad_filters_are_refused_with_the_field_named() {
             assert!(body["fields"][field].is_string(), "{query}: {body}");
         }
         let inverted = "/api/alarms?from=2026-01-02&to=2026-01-01";
-        assert_eq!(app.json(inverted, 200).await, json!({"items": [], "next": null}), "an inverted range selects nothing");
+        assert_eq!(
+            app.json(inverted, 200).await,
+            json!({"items": [], "next": null}),
+            "an inverted range selects nothing"
+        );
         let response = app.get_as(Role::Viewer, "/api/alarms/counts?device=nope").await;
         assert_eq!(response.status(), 400);
         assert_eq!(

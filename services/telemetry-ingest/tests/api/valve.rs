@@ -132,7 +132,7 @@ async fn a_confirmation_no_gateway_can_carry_out_is_refused_and_saves_nothing() 
         let mut gw = Gateway::connect(&app, "GW00000001").await;
         requested(&app, &mut gw, &meter, 1).await;
         // The only gateway that heard the meter is deleted.
-        let deleted = GatewayDeleted { id: gateway_id.clone(), ..GatewayDeleted::default() };
+        let deleted = GatewayDeleted { id: gateway_id.clone() };
         app.publish(&[Envelope::new(&gateway_id, "test-user", Payload::GatewayDeleted(deleted))]).await;
         eventually("ingest forgets the gateway", || async {
             let sql = "SELECT COUNT(*) FROM ingest_gateways";

@@ -1,5 +1,25 @@
-// The nine navigation entries (spec §2, Shell), in the spec's order.
-export const NAV_ITEMS = [
+// The nine navigation entries (spec §2, Shell), in the spec's order. An entry
+// that `needs` a permission is shown only to the roles that have it.
+import { useCan, type Permission } from '../../lib/permissions.ts';
+
+type NavKey =
+  | 'nav.overview'
+  | 'nav.gateways'
+  | 'nav.lostGateways'
+  | 'nav.waterMeters'
+  | 'nav.lostWaterMeters'
+  | 'nav.downWaterMeters'
+  | 'nav.criticals'
+  | 'nav.waterMeterRegistration'
+  | 'nav.gatewayRegistration';
+
+export interface NavItem {
+  to: string;
+  key: NavKey;
+  needs?: Permission;
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', key: 'nav.overview' },
   { to: '/gateways', key: 'nav.gateways' },
   { to: '/lost-gateways', key: 'nav.lostGateways' },
@@ -7,6 +27,15 @@ export const NAV_ITEMS = [
   { to: '/lost-water-meters', key: 'nav.lostWaterMeters' },
   { to: '/down-water-meters', key: 'nav.downWaterMeters' },
   { to: '/criticals', key: 'nav.criticals' },
-  { to: '/water-meter-registration', key: 'nav.waterMeterRegistration' },
-  { to: '/gateway-registration', key: 'nav.gatewayRegistration' },
-] as const;
+  { to: '/water-meter-registration', key: 'nav.waterMeterRegistration', needs: 'changeDevices' },
+  { to: '/gateway-registration', key: 'nav.gatewayRegistration', needs: 'changeDevices' },
+];
+
+/** The entries the signed-in user may use. */
+export function useNavItems(): readonly NavItem[] {
+  const granted: Record<Permission, boolean> = {
+    changeDevices: useCan('changeDevices'),
+    manageUsers: useCan('manageUsers'),
+  };
+  return NAV_ITEMS.filter((item) => item.needs === undefined || granted[item.needs]);
+}

@@ -4,14 +4,15 @@ import ListItemText from '@mui/material/ListItemText';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 
-import { NAV_ITEMS } from './nav-items.ts';
+import { useNavItems } from './nav-items.ts';
 
 /** The nine entries as links; the current one is marked for assistive tech. */
 export function NavList({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
+  const items = useNavItems();
   return (
     <List component="nav" aria-label={t('nav.label')} dense>
-      {NAV_ITEMS.map((item) => (
+      {items.map((item) => (
         <ListItemButton
           key={item.to}
           component={NavLink}

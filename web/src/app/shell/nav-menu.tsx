@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
-import { NAV_ITEMS } from './nav-items.ts';
+import { useNavItems } from './nav-items.ts';
 
 interface Props {
   veryNarrow: boolean;
@@ -18,6 +18,7 @@ interface Props {
 
 export function NavMenu({ veryNarrow, onSwitchLanguage, onLogout }: Props) {
   const { t } = useTranslation();
+  const items = useNavItems();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const close = () => {
@@ -38,7 +39,7 @@ export function NavMenu({ veryNarrow, onSwitchLanguage, onLogout }: Props) {
         <MenuIcon />
       </IconButton>
       <Menu id="nav-menu" anchorEl={anchor} open={anchor !== null} onClose={close}>
-        {NAV_ITEMS.map((item) => (
+        {items.map((item) => (
           <MenuItem
             key={item.to}
             onClick={() => {

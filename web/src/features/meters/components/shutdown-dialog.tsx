@@ -2,6 +2,7 @@
 // is pending. Close leaves it pending (hidden for this visit); Reject and
 // Confirm answer it. A confirmation no gateway can carry out is refused by the
 // server (409 no_gateway): the notice says so and the request stays pending.
+// A viewer sees the request, with Close only.
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -13,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 
 import { useNotice } from '../../../components/notice.tsx';
 import { errorCode, isCancelled, isForbidden } from '../../../lib/api.ts';
+import { useCan } from '../../../lib/permissions.ts';
 import { useMeterShutdownAnswerMutation, useMeterShutdownQuery, type ShutdownAnswer } from '../api/meter-shutdown-api.ts';
 
 export function ShutdownDialog({ meterId, name }: { meterId: string; name: string }) {
@@ -22,6 +24,7 @@ export function ShutdownDialog({ meterId, name }: { meterId: string; name: strin
   const { data } = useMeterShutdownQuery(meterId);
   const [answer, { isLoading, originalArgs }] = useMeterShutdownAnswerMutation();
   const [closed, setClosed] = useState(false);
+  const canAnswer = useCan('changeDevices');
   const close = () => { setClosed(true); };
 
   const respond = async (status: ShutdownAnswer) => {
@@ -54,12 +57,14 @@ export function ShutdownDialog({ meterId, name }: { meterId: string; name: strin
       </DialogContent>
       <DialogActions>
         <Button onClick={close}>{common('actions.close')}</Button>
+        {canAnswer ? (<>
         <Button variant="outlined" disabled={isLoading} loading={busy('rejected')} onClick={() => { void respond('rejected'); }}>
           {t('shutdown.reject')}
         </Button>
         <Button color="error" variant="contained" disabled={isLoading} loading={busy('confirmed')} onClick={() => { void respond('confirmed'); }}>
           {t('shutdown.confirm')}
         </Button>
+        </>) : null}
       </DialogActions>
     </Dialog>
   );

@@ -39,7 +39,6 @@ describe('change hints', () => {
       { type: 'ValveCommand', id: METER },
       { type: 'Gateway', id: GATEWAY },
       { type: 'Activity', id: GATEWAY },
-      { type: 'Activity', id: 'LIST' },
     ]);
   });
 
@@ -48,8 +47,8 @@ describe('change hints', () => {
     expect(tags).toEqual(['Alarm', 'AlarmCounts', { type: 'Gateway', id: METER }, { type: 'Meter', id: METER }, 'Count']);
   });
 
-  it('refetches by kind of change when the hint could not name every device', () => {
-    const tags = tagsFor({ devices: [], changes: ['reading'], complete: false });
-    expect(tags).toEqual(['Meter', 'Consumption']);
+  it('refetches per-device data by kind of change, never whole lists, when the hint could not name every device', () => {
+    const tags = tagsFor({ devices: [], changes: ['reading', 'activity', 'alert'], complete: false });
+    expect(tags).toEqual(['Consumption', 'Critical', 'Count']);
   });
 });

@@ -73,7 +73,8 @@ function deviceTags(device: DeviceHint, change: Change): Tag[] {
     case 'activity':
     case 'ble':
     case 'discovery':
-      return [...self, { type: 'Activity', id }, { type: 'Activity', id: 'LIST' }];
+      // Not the overview's list: the spec refreshes it on its own timer.
+      return [...self, { type: 'Activity', id }];
     case 'reading':
       return [...self, { type: 'Consumption', id }];
     case 'alert':
@@ -87,24 +88,30 @@ function deviceTags(device: DeviceHint, change: Change): Tag[] {
   }
 }
 
-/** What any device's change of this kind shows in: for an incomplete hint. */
+/**
+ * What any device's change of this kind shows in, for an incomplete hint
+ * (more devices changed than it names, under heavy traffic): only the
+ * per-device data a page shows, never whole device lists, which a busy
+ * network would otherwise refetch twice a second. Activity has none: the
+ * overview refreshes on its own timer.
+ */
 function kindTags(change: Change): Tag[] {
   switch (change) {
     case 'registry':
     case 'status':
-      return ['Gateway', 'Meter', 'Count'];
+      return ['Count'];
     case 'activity':
     case 'ble':
     case 'discovery':
-      return ['Gateway', 'Meter', 'Activity'];
+      return [];
     case 'reading':
-      return ['Meter', 'Consumption'];
+      return ['Consumption'];
     case 'alert':
-      return ['Meter', 'Critical', 'Count'];
+      return ['Critical', 'Count'];
     case 'shutdown':
-      return ['Meter', 'Shutdown', 'Count'];
+      return ['Shutdown', 'Count'];
     case 'valve':
-      return ['Meter', 'ValveCommand'];
+      return ['ValveCommand'];
     case 'alarm':
       return ['Alarm', 'AlarmCounts'];
   }

@@ -1,6 +1,6 @@
 // The frame of both registration pages (spec §2): a heading, the fields with
 // their errors, a Register button that shows progress, and the general form
-// error below.
+// error below. A role that may not register gets a notice instead of the form.
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { useCan } from '../../../lib/permissions.ts';
 import type { FieldSpec } from '../hooks/registration-fields.ts';
 import type { FormFailure, RegistrationForm as Form } from '../hooks/use-registration-form.ts';
 import { RegistrationField } from './registration-field.tsx';
@@ -26,13 +27,15 @@ export function RegistrationForm({ title, fields, form, failureText }: Props) {
   const { t } = useTranslation('registration');
   const id = useId();
   const titleId = `${id}-title`;
+  const canRegister = useCan('changeDevices');
   return (
     <Box component="section" aria-labelledby={titleId} sx={{ display: 'flex', justifyContent: 'center' }}>
       <Paper variant="outlined" sx={{ width: FORM_MAX_WIDTH_PX, maxWidth: '100%', p: { xs: 2, sm: 3 } }}>
         <Typography id={titleId} variant="h5" component="h1" gutterBottom>
           {title}
         </Typography>
-        <Box
+        {canRegister ? null : <Alert severity="info">{t('notAllowed')}</Alert>}
+        {canRegister ? (<Box
           component="form"
           noValidate
           aria-labelledby={titleId}
@@ -64,7 +67,7 @@ export function RegistrationForm({ title, fields, form, failureText }: Props) {
               {failureText[form.failure]}
             </Alert>
           ) : null}
-        </Box>
+        </Box>) : null}
       </Paper>
     </Box>
   );

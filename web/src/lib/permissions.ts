@@ -1,0 +1,27 @@
+// What each role may do (the server's `Role`, libs/wm-http auth/claims.rs):
+// the dashboard offers only the actions the signed-in role may take. The
+// server still refuses the others with 403; this only stops offering them.
+// An unknown or missing role is treated as a viewer: it may only read.
+import { selectRole } from './session.ts';
+import { useAppSelector } from './hooks.ts';
+
+export type Permission =
+  /** Register, edit and delete devices, answer shutdown requests, act on alarms and valve commands. */
+  | 'changeDevices'
+  /** Create, disable and change users. */
+  | 'manageUsers';
+
+const GRANTS: Record<string, readonly Permission[]> = {
+  admin: ['changeDevices', 'manageUsers'],
+  operator: ['changeDevices'],
+  viewer: [],
+};
+
+export function may(role: string | null, permission: Permission): boolean {
+  return role !== null && Object.hasOwn(GRANTS, role) && (GRANTS[role]?.includes(permission) ?? false);
+}
+
+/** Whether the signed-in user may do `permission`. */
+export function useCan(permission: Permission): boolean {
+  return may(useAppSelector(selectRole), permission);
+}
