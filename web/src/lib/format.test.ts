@@ -5,6 +5,7 @@ import {
   deviceLookup,
   formatGps,
   formatTimestamp,
+  formatVolume,
   gatewayName,
   idOf,
   meterName,
@@ -106,5 +107,22 @@ describe('small helpers', () => {
     expect(deviceLookup('gtw-SG01000003', 'GTW-')).toEqual({ by: 'serial', serial: 'SG01000003' });
     expect(deviceLookup('SG01000003', 'GTW-')).toEqual({ by: 'serial', serial: 'SG01000003' });
     expect(deviceLookup('W-SM01000001', 'W-')).toEqual({ by: 'serial', serial: 'SM01000001' });
+  });
+});
+
+describe('formatVolume', () => {
+  it('shows litres up to 10,000 L and cubic metres above, in the language', () => {
+    expect(formatVolume(42, 'en')).toBe('42 L');
+    expect(formatVolume(0.25, 'en')).toBe('0.25 L');
+    expect(formatVolume(9_999, 'en')).toBe('9,999 L');
+    expect(formatVolume(10_000, 'en')).toBe('10,000 L');
+    expect(formatVolume(12_345.6, 'en')).toBe('12.346 m³');
+    expect(formatVolume(12_345.6, 'fr')).toBe('12,346 m³');
+    expect(formatVolume(9_999.5, 'fr').replace(/\s/gu, ' ')).toBe('9 999,5 L');
+  });
+
+  it('shows what is not a number as given', () => {
+    expect(formatVolume(undefined, 'en')).toBe('');
+    expect(formatVolume(Number.NaN, 'en')).toBe('NaN');
   });
 });

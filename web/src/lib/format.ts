@@ -98,3 +98,16 @@ export function deviceLookup(param: string, prefix: string): DeviceLookup {
   const serial = param.toUpperCase().startsWith(prefix.toUpperCase()) ? param.slice(prefix.length) : param;
   return { by: 'serial', serial };
 }
+
+/** Up to this many litres a volume is shown in L, above it in m³. */
+export const LITRES_SHOWN_UP_TO = 10_000;
+
+/**
+ * A volume given in litres, with its unit, in the user's language: `9,999 L`,
+ * `10,000 L`, `12.346 m³` (at most three decimals). Not a number reads as given.
+ */
+export function formatVolume(litres: number | null | undefined, language: string): string {
+  if (typeof litres !== 'number' || !Number.isFinite(litres)) return String(litres ?? '');
+  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 3 });
+  return Math.abs(litres) > LITRES_SHOWN_UP_TO ? `${number.format(litres / 1000)} m³` : `${number.format(litres)} L`;
+}

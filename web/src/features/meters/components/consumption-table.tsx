@@ -10,10 +10,12 @@ import { idOf } from '../../../lib/format.ts';
 import type { ConsumptionRecord } from '../../../lib/types.ts';
 import { useLazyMeterConsumptionQuery } from '../api/meter-telemetry-api.ts';
 import { TableSection } from './table-section.tsx';
+import { useVolume } from '../../../lib/use-volume.ts';
 
 const keyOf = (record: ConsumptionRecord) => idOf(record._id);
 
 export function ConsumptionTable({ meterId }: { meterId: string }) {
+  const volume = useVolume();
   const { t } = useTranslation('meters');
   const timestamp = useTimestamp();
   const [fetchRecords] = useLazyMeterConsumptionQuery();
@@ -30,7 +32,7 @@ export function ConsumptionTable({ meterId }: { meterId: string }) {
         rowId={keyOf}
         emptyText={t('consumption.empty')}
         columns={[
-          { field: 'record', header: t('consumption.record'), value: (r) => t('consumption.value', { value: r.record }) },
+          { field: 'record', header: t('consumption.record'), value: (r) => t('consumption.value', { value: volume(r.record) }) },
           { field: 'timestamp', header: t('consumption.timestamp'), value: (r) => timestamp(r.timestamp) },
         ]}
       />

@@ -10,6 +10,7 @@ import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { idOf, meterName } from '../../../lib/format.ts';
 import type { WaterMeter } from '../../../lib/types.ts';
 import { useMeterAlertsQuery } from '../api/meter-telemetry-api.ts';
+import { useVolume } from '../../../lib/use-volume.ts';
 
 function Line({ label, value }: { label: string; value: ReactNode }) {
   return (
@@ -20,6 +21,7 @@ function Line({ label, value }: { label: string; value: ReactNode }) {
 }
 
 export function CriticalCard({ meter }: { meter: WaterMeter }) {
+  const volume = useVolume();
   const { t } = useTranslation('meters');
   const { t: common } = useTranslation();
   const timestamp = useTimestamp();
@@ -45,7 +47,7 @@ export function CriticalCard({ meter }: { meter: WaterMeter }) {
           ))}
         </Box>
       ) : null}
-      <Line label={common('list.consumption')} value={String(meter.totalConsumption)} />
+      <Line label={common('list.consumption')} value={volume(meter.totalConsumption)} />
       <Line label={t('lists.deviceStatus')} value={meter.deviceStatus} />
     </DeviceCard>
   );

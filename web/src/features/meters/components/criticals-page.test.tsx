@@ -57,7 +57,7 @@ describe('Critical Water Meters', () => {
     expect(within(silent).getByRole('img', { name: 'Critical' })).toHaveAttribute('data-colour', 'red');
     expect(silent).toHaveTextContent('Last Seen: N/A');
     expect(silent).toHaveTextContent('BLE Address: 5B:01:00:00:3B:01');
-    expect(silent).toHaveTextContent('Consumption: 3');
+    expect(silent).toHaveTextContent('Consumption: 3 L');
     expect(silent).toHaveTextContent('Device Status: Down');
     expect(within(silent).queryByRole('list')).toBeNull();
     expect(screen.getByTestId('list-counter')).toHaveTextContent('2 of 2');

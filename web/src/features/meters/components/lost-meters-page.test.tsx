@@ -36,7 +36,7 @@ describe('Lost Water Meters', () => {
     expect(within(leaking).getByRole('img', { name: 'Critical' })).toHaveAttribute('data-colour', 'red');
     expect(leaking).toHaveTextContent('Critical: Yes');
     expect(within(quiet).getByRole('img', { name: 'Inactive' })).toHaveAttribute('data-colour', 'gray');
-    expect(quiet).toHaveTextContent('Consumption: 12');
+    expect(quiet).toHaveTextContent('Consumption: 12 L');
     expect(quiet).toHaveTextContent('BLE Address: 5B:01:00:00:3B:01');
     expect(screen.getByTestId('list-counter')).toHaveTextContent('2 of 2');
   });

@@ -8,8 +8,10 @@ import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { idOf, meterName } from '../../../lib/format.ts';
 import type { WaterMeter } from '../../../lib/types.ts';
 import { useDotLabel } from '../hooks/use-dot-label.ts';
+import { useVolume } from '../../../lib/use-volume.ts';
 
 export function MeterCard({ meter, dot }: { meter: WaterMeter; dot: DotColour }) {
+  const volume = useVolume();
   const { t } = useTranslation();
   const timestamp = useTimestamp();
   const dotLabel = useDotLabel();
@@ -22,7 +24,7 @@ export function MeterCard({ meter, dot }: { meter: WaterMeter; dot: DotColour })
       lines={[
         { label: t('list.bleAddress'), value: meter.bleAddress },
         { label: t('list.lastSeen'), value: timestamp(meter.lastseen) },
-        { label: t('list.consumption'), value: String(meter.totalConsumption) },
+        { label: t('list.consumption'), value: volume(meter.totalConsumption) },
         { label: t('list.critical'), value: meter.criticalState ? t('fallback.yes') : t('fallback.no') },
       ]}
     />

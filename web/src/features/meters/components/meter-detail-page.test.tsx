@@ -47,7 +47,7 @@ describe('Water meter detail', () => {
     expect(fieldValue('Last Seen')).toBe('Never');
     expect(fieldValue('BLE Address')).toBe('5B:01:00:00:3B:01');
     expect(fieldValue('Serial Number')).toBe('SM01000059');
-    expect(fieldValue('Total Consumption')).toBe('12');
+    expect(fieldValue('Total Consumption')).toBe('12 L');
     expect(fieldValue('Last Gateway Id')).toBe(GATEWAY_ID);
     expect(fieldValue('GPS Location')).toBe('4.813022, 45.759247');
     expect(fieldValue('Device Status')).toBe('Up');

@@ -41,13 +41,13 @@ describe('Consumption Records', () => {
     open();
 
     const grid = await findGrid('Consumption Records');
-    expect(rowTexts(grid)[0]?.[0]).toBe('#40');
+    expect(rowTexts(grid)[0]?.[0]).toBe('#40 L');
     expect(calls[0]?.get('max')).toBe('20');
     expect(calls[0]?.has('start')).toBe(false);
 
     const section = screen.getByRole('region', { name: 'Consumption Records' });
     await userEvent.click(within(section).getByRole('button', { name: 'Load More' }));
-    expect(await within(grid).findByText('#3')).toBeInTheDocument();
+    expect(await within(grid).findByText('#3 L')).toBeInTheDocument();
     expect(calls[1]?.get('start')).toBe(at(40));
     expect(calls[1]?.get('max')).toBe('20');
     expect(rowTexts(grid)).toHaveLength(21);

@@ -53,7 +53,7 @@ describe('Water Meters', () => {
     expect(within(plain).getByRole('img', { name: 'Inactive' })).toHaveAttribute('data-colour', 'gray');
     expect(plain).toHaveTextContent('BLE Address: 5B:01:00:00:3B:01');
     expect(plain).toHaveTextContent('Last Seen: Never');
-    expect(plain).toHaveTextContent('Consumption: 7.5');
+    expect(plain).toHaveTextContent('Consumption: 7.5 L');
     expect(plain).toHaveTextContent('Critical: No');
     expect(screen.getByTestId('list-counter')).toHaveTextContent('3 of 3');
   });

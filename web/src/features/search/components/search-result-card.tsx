@@ -8,6 +8,7 @@ import { gatewayDot, meterDot, type DotColour } from '../../../components/status
 import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { gatewayName, idOf, meterName } from '../../../lib/format.ts';
 import { isGateway, type Device } from '../../../lib/types.ts';
+import { useVolume } from '../../../lib/use-volume.ts';
 
 const METER_STATUS = { red: 'status.critical', green: 'status.up', gray: 'status.inactive' } as const satisfies Record<
   DotColour,
@@ -23,6 +24,7 @@ function Kind({ text }: { text: string }) {
 }
 
 export function SearchResultCard({ device }: { device: Device }) {
+  const volume = useVolume();
   const { t } = useTranslation('search');
   const { t: tc } = useTranslation();
   const when = useTimestamp();
@@ -54,7 +56,7 @@ export function SearchResultCard({ device }: { device: Device }) {
       dotLabel={tc(METER_STATUS[dot])}
       lines={[
         ...seen,
-        { label: tc('list.consumption'), value: device.totalConsumption },
+        { label: tc('list.consumption'), value: volume(device.totalConsumption) },
         { label: tc('list.critical'), value: tc(device.criticalState ? 'fallback.yes' : 'fallback.no') },
       ]}
     >

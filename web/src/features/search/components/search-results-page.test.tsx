@@ -58,7 +58,7 @@ describe('SearchResultsPage', () => {
     expect(within(wm).getByText('Water Meter')).toBeInTheDocument();
     expect(wm).toHaveTextContent('BLE Address: 5B:01:00:00:3B:01');
     expect(wm).toHaveTextContent('Last Seen: 07-03-24, 09:05');
-    expect(wm).toHaveTextContent('Consumption: 42.5');
+    expect(wm).toHaveTextContent('Consumption: 42.5 L');
     expect(wm).toHaveTextContent('Critical: No');
     expect(wm).not.toHaveTextContent('IMEI');
   });
