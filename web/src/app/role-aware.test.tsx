@@ -47,10 +47,11 @@ describe('a viewer', () => {
     expect(screen.queryByLabelText('Serial Number')).toBeNull();
   });
 
-  it('has seven menu entries, without the registrations', () => {
+  it('has eight menu entries, Alarms among them, without the registrations', () => {
     renderWithProviders(<NavList />, as('viewer'));
     const links = screen.getAllByRole('link').map((link) => link.textContent);
-    expect(links).toHaveLength(7);
+    expect(links).toHaveLength(8);
+    expect(links).toContain('Alarms');
     expect(links).not.toContain('Gateway Registration');
   });
 });
@@ -63,9 +64,9 @@ describe('an operator', () => {
     expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
   });
 
-  it('sees the registration form and nine menu entries', () => {
+  it('sees the registration form and ten menu entries', () => {
     renderWithProviders(<><GatewayRegistrationPage /><NavList /></>, as('operator'));
     expect(screen.getByRole('button', { name: 'Register' })).toBeInTheDocument();
-    expect(screen.getAllByRole('link')).toHaveLength(9);
+    expect(screen.getAllByRole('link')).toHaveLength(10);
   });
 });

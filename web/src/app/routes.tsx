@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import('../features/meters/components/down-meters-page.tsx')),
               },
               { path: 'criticals', lazy: page(() => import('../features/meters/components/criticals-page.tsx')) },
+              { path: 'alarms', lazy: page(() => import('../features/alarms/components/alarms-page.tsx')) },
               {
                 path: 'gateway-registration',
                 lazy: page(() => import('../features/registration/components/gateway-registration-page.tsx')),

@@ -3,6 +3,7 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
+import enAlarms from '../locales/en/alarms.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
 import enGateways from '../locales/en/gateways.json';
@@ -11,6 +12,7 @@ import enNotifications from '../locales/en/notifications.json';
 import enOverview from '../locales/en/overview.json';
 import enRegistration from '../locales/en/registration.json';
 import enSearch from '../locales/en/search.json';
+import frAlarms from '../locales/fr/alarms.json';
 import frAuth from '../locales/fr/auth.json';
 import frCommon from '../locales/fr/common.json';
 import frGateways from '../locales/fr/gateways.json';
@@ -30,6 +32,7 @@ export const resources = {
     registration: enRegistration,
     search: enSearch,
     notifications: enNotifications,
+    alarms: enAlarms,
   },
   fr: {
     common: frCommon,
@@ -40,6 +43,7 @@ export const resources = {
     registration: frRegistration,
     search: frSearch,
     notifications: frNotifications,
+    alarms: frAlarms,
   },
 } as const;
 

@@ -1,5 +1,6 @@
-// The nine navigation entries (spec §2, Shell), in the spec's order. An entry
-// that `needs` a permission is shown only to the roles that have it.
+// The navigation entries: the spec's nine (§2, Shell), in its order, with
+// Alarms after Criticals. An entry that `needs` a permission is shown only to
+// the roles that have it.
 import { useCan, type Permission } from '../../lib/permissions.ts';
 
 type NavKey =
@@ -10,6 +11,7 @@ type NavKey =
   | 'nav.lostWaterMeters'
   | 'nav.downWaterMeters'
   | 'nav.criticals'
+  | 'nav.alarms'
   | 'nav.waterMeterRegistration'
   | 'nav.gatewayRegistration';
 
@@ -27,6 +29,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/lost-water-meters', key: 'nav.lostWaterMeters' },
   { to: '/down-water-meters', key: 'nav.downWaterMeters' },
   { to: '/criticals', key: 'nav.criticals' },
+  { to: '/alarms', key: 'nav.alarms' },
   { to: '/water-meter-registration', key: 'nav.waterMeterRegistration', needs: 'changeDevices' },
   { to: '/gateway-registration', key: 'nav.gatewayRegistration', needs: 'changeDevices' },
 ];

@@ -6,7 +6,7 @@ import { NavLink } from 'react-router';
 
 import { useNavItems } from './nav-items.ts';
 
-/** The nine entries as links; the current one is marked for assistive tech. */
+/** The entries as links; the current one is marked for assistive tech. */
 export function NavList({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const items = useNavItems();

@@ -1,4 +1,4 @@
-// Small screens: a menu button with the nine entries; very small screens also
+// Small screens: a menu button with the entries; very small screens also
 // get Switch Language and Logout (spec §2, Shell).
 import MenuIcon from '@mui/icons-material/Menu';
 import IconButton from '@mui/material/IconButton';

@@ -1,5 +1,5 @@
 // The top bar (spec §2, Shell): menu (small screens), logo, uptime (desktop),
-// search box, live indicator, notification bell, language, user, logout.
+// search box, active alarms, live indicator, notification bell, language, user, logout.
 import LogoutIcon from '@mui/icons-material/Logout';
 import TranslateIcon from '@mui/icons-material/Translate';
 import AppBar from '@mui/material/AppBar';
@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { AlarmCountButton } from '../../features/alarms/components/alarm-count-button.tsx';
 import { useLogout } from '../../features/auth/hooks/use-logout.ts';
 import { LiveIndicator } from '../../features/notifications/components/live-indicator.tsx';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
@@ -50,6 +51,7 @@ export function TopBar({ small, veryNarrow }: Props) {
         <Box sx={{ flex: 1, display: 'flex', justifyContent: 'center', minWidth: 0, order: small ? 10 : 0, flexBasis: small ? '100%' : 'auto' }}>
           <SearchBox />
         </Box>
+        <AlarmCountButton />
         <LiveIndicator />
         <NotificationBell />
         {veryNarrow ? null : (

@@ -10,6 +10,7 @@ import { useParams } from 'react-router';
 import { GATEWAY_PREFIX } from '../../../lib/constants.ts';
 import { deviceLookup, idOf } from '../../../lib/format.ts';
 import { useLoggedError } from '../../../lib/use-logged-error.ts';
+import { DeviceAlarms } from '../../alarms/components/device-alarms.tsx';
 import { useGatewayDetailQuery } from '../api/gateways-api.ts';
 import { BleActivitySection } from './ble-activity-section.tsx';
 import { GatewayActivitySection } from './gateway-activity-section.tsx';
@@ -59,6 +60,7 @@ export default function GatewayDetailPage() {
           <PeripheralsSection gatewayId={id} />
         </Box>
         <Box sx={{ display: 'grid', gap: 3, minWidth: 0 }}>
+          <DeviceAlarms deviceId={id} />
           <BleActivitySection gatewayId={id} />
           <GatewayActivitySection gatewayId={id} />
         </Box>

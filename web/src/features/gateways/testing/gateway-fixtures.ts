@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import type { BleActivity, Gateway, GatewayActivity, PeripheralDiscovery } from '../../../lib/types.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { gateway, GATEWAY_ID } from '../../../testing/records.ts';
+import { noAlarms } from '../../alarms/testing/alarm-fixtures.ts';
 
 export function activity(n: number, overrides: Partial<GatewayActivity> = {}): GatewayActivity {
   return {
@@ -35,6 +36,7 @@ export function serveTelemetry(telemetry: Telemetry = {}) {
       const rows = typeof telemetry.activity === 'function' ? telemetry.activity(url) : (telemetry.activity ?? []);
       return HttpResponse.json(rows);
     }),
+    ...noAlarms(),
   );
   return activityRequests;
 }

@@ -2,6 +2,7 @@
 import { api } from '../../../lib/api.ts';
 import type { ShutdownRequest } from '../../../lib/types.ts';
 import { meterCountTag, meterListTag, meterTag } from './meter-tags.ts';
+import { valveCommandTag } from './valve-commands-api.ts';
 
 export type ShutdownAnswer = 'confirmed' | 'rejected';
 
@@ -17,11 +18,11 @@ export const meterShutdownApi = api.injectEndpoints({
     meterShutdownAnswer: build.mutation<ShutdownRequest, { id: string; status: ShutdownAnswer }>({
       query: ({ id, status }) => ({ url: path(id), method: 'PATCH', body: { status } }),
       // The request's status is re-read even after a failure (e.g. already answered).
-      // A confirmed shutdown closes the valve: the meter goes down.
+      // A confirmed shutdown sends a valve command and the meter goes down.
       invalidatesTags: (_result, error, { id, status }) =>
         error || status === 'rejected'
           ? [shutdownTag(id)]
-          : [shutdownTag(id), meterTag(id), meterListTag('down'), meterCountTag('down')],
+          : [shutdownTag(id), meterTag(id), meterListTag('down'), meterCountTag('down'), valveCommandTag(id)],
     }),
   }),
 });

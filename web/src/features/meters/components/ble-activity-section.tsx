@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 
 import { BleActivityTable } from '../../../components/ble-activity-table.tsx';
 import { useMeterBleActivityQuery } from '../api/meter-telemetry-api.ts';
-import { TableSection } from './table-section.tsx';
+import { TableSection } from '../../../components/table-section.tsx';
 
 export function BleActivitySection({ meterId }: { meterId: string }) {
   const { t } = useTranslation();

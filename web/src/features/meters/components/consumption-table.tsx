@@ -9,7 +9,7 @@ import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { idOf } from '../../../lib/format.ts';
 import type { ConsumptionRecord } from '../../../lib/types.ts';
 import { useLazyMeterConsumptionQuery } from '../api/meter-telemetry-api.ts';
-import { TableSection } from './table-section.tsx';
+import { TableSection } from '../../../components/table-section.tsx';
 import { useVolume } from '../../../lib/use-volume.ts';
 
 const keyOf = (record: ConsumptionRecord) => idOf(record._id);

@@ -8,7 +8,7 @@ import { DataTable } from '../../../components/data-table/data-table.tsx';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
 import type { CriticalAlert } from '../../../lib/types.ts';
 import { useMeterAlertsQuery } from '../api/meter-telemetry-api.ts';
-import { TableSection } from './table-section.tsx';
+import { TableSection } from '../../../components/table-section.tsx';
 
 type Row = CriticalAlert & { key: string };
 

@@ -11,7 +11,7 @@ import { ACTION_MAX, TOPIC_MAX } from '../../../lib/constants.ts';
 import { idOf, truncate } from '../../../lib/format.ts';
 import type { GatewayActivity } from '../../../lib/types.ts';
 import { useLazyMeterGatewayActivityQuery } from '../api/meter-telemetry-api.ts';
-import { TableSection } from './table-section.tsx';
+import { TableSection } from '../../../components/table-section.tsx';
 
 const keyOf = (row: GatewayActivity) =>
   row._id ? idOf(row._id) : `${row.gatewayId}|${row.timestamp}|${row.action}`;

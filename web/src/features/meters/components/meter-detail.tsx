@@ -1,9 +1,10 @@
-// A loaded meter's page: fields and consumption on the left; alerts and
-// activity on the right; stacked below 1000 px (theme `md`).
+// A loaded meter's page: fields, valve commands and consumption on the left;
+// alerts, alarms and activity on the right; stacked below 1000 px (theme `md`).
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 
 import { idOf, meterName } from '../../../lib/format.ts';
+import { DeviceAlarms } from '../../alarms/components/device-alarms.tsx';
 import type { WaterMeter } from '../../../lib/types.ts';
 import { BleActivitySection } from './ble-activity-section.tsx';
 import { ConsumptionTable } from './consumption-table.tsx';
@@ -12,6 +13,7 @@ import { GatewayActivityTable } from './gateway-activity-table.tsx';
 import { MeterInfoPanel } from './meter-info-panel.tsx';
 import { MeterTitle } from './meter-title.tsx';
 import { ShutdownDialog } from './shutdown-dialog.tsx';
+import { ValveCommandsTable } from './valve-commands-table.tsx';
 
 export function MeterDetail({ meter }: { meter: WaterMeter }) {
   const id = idOf(meter._id);
@@ -28,10 +30,12 @@ export function MeterDetail({ meter }: { meter: WaterMeter }) {
       >
         <Stack spacing={2} sx={{ minWidth: 0 }}>
           <MeterInfoPanel meter={meter} />
+          <ValveCommandsTable meterId={id} />
           <ConsumptionTable meterId={id} />
         </Stack>
         <Stack spacing={2} sx={{ minWidth: 0 }}>
           <CriticalAlertsTable meterId={id} critical={meter.criticalState} />
+          <DeviceAlarms deviceId={id} />
           <BleActivitySection meterId={id} />
           <GatewayActivityTable meterId={id} />
         </Stack>

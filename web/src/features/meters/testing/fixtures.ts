@@ -4,6 +4,7 @@ import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { idOf } from '../../../lib/format.ts';
 import type { WaterMeter } from '../../../lib/types.ts';
 import { meter } from '../../../testing/records.ts';
+import { noAlarms } from '../../alarms/testing/alarm-fixtures.ts';
 
 /** `n` meters with distinct hex ids, registered one second apart (newest first). */
 export function meters(n: number, from = 0): WaterMeter[] {
@@ -36,5 +37,6 @@ export function detailHandlers(record: WaterMeter = meter()): HttpHandler[] {
     http.get(`/api/proxy/wmeters/gateway-activity/${id}`, () => json([])),
     http.get(`/api/proxy/wmeters/shutdown-requests/${id}`, () => json({ status: null })),
     http.get(`/api/proxy/wmeters/${id}`, () => json(record)),
+    ...noAlarms(),
   ];
 }
