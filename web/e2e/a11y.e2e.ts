@@ -6,11 +6,13 @@ import { describe, expect, it } from 'vitest';
 
 import type { Api } from './support/api.ts';
 import { DESKTOP, PHONE, screenshot, signIn } from './support/browser.ts';
-import { heardMeter } from './support/fixtures.ts';
+import type { WmeterContext } from './support/context.ts';
+import { heardMeter, raisedAlarm } from './support/fixtures.ts';
 import { browserSuite } from './support/suite.ts';
 
-async function routes(api: Api): Promise<[name: string, path: string][]> {
+async function routes(api: Api, ctx: WmeterContext): Promise<[name: string, path: string][]> {
   const { meter, gateway } = await heardMeter(api);
+  const alarm = await raisedAlarm(api, ctx, meter, gateway);
   return [
     ['overview', '/'],
     ['gateways', '/gateways'],
@@ -21,6 +23,8 @@ async function routes(api: Api): Promise<[name: string, path: string][]> {
     ['lost-water-meters', '/lost-water-meters'],
     ['down-water-meters', '/down-water-meters'],
     ['criticals', '/criticals'],
+    ['alarms', '/alarms'],
+    ['alarm-panel', `/alarms?alarm=${alarm.id}`],
     ['gateway-registration', '/gateway-registration'],
     ['water-meter-registration', '/water-meter-registration'],
     ['search', '/search'],
@@ -48,9 +52,10 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const
     it('every signed-in route has none either', async () => {
       await signIn(suite.page, suite.ctx.admin);
       const found: string[] = [];
-      for (const [name, path] of await routes(suite.api)) {
+      for (const [name, path] of await routes(suite.api, suite.ctx)) {
         await suite.page.goto(path);
-        await suite.page.getByRole('heading', { level: 1 }).first().waitFor();
+        // A page's title; with a side panel open, the panel's (the page behind is inert).
+        await suite.page.getByRole('heading', { level: path.includes('alarm=') ? 2 : 1 }).first().waitFor();
         // The stream and the uptime poll keep the network busy: wait for the
         // spinners and the placeholders of lazy tables to go instead.
         await suite.page

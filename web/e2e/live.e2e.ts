@@ -12,7 +12,7 @@ const LIVE_MS = 2_000;
 describe('an open meter page', () => {
   const suite = browserSuite();
 
-  it('shows an alert and a shutdown request raised over MQTT, with no reload', async () => {
+  it('shows an alert, its alarm and a shutdown request raised over MQTT, with no reload', async () => {
     const { meter, gateway } = await heardMeter(suite.api);
     const { page } = suite;
     await page.goto(`/water-meters/${meter._id}`);
@@ -25,6 +25,9 @@ describe('an open meter page', () => {
     const type = `e2e-live-${String(Date.now())}`;
     await publishUplink(suite.ctx, gateway.serialNumber, 'alert', { meter: meter.bleAddress, type, state: 'raised' });
     await alerts.getByText(type).waitFor({ timeout: LIVE_MS });
+    // …and the alarm it raised, with its lifecycle state.
+    const alarm = page.getByRole('grid', { name: 'Alarms' }).getByRole('row').filter({ hasText: type });
+    await alarm.getByText('Active').waitFor({ timeout: LIVE_MS });
 
     await publishUplink(suite.ctx, gateway.serialNumber, 'shutdown-request', { meter: meter.bleAddress });
     await page.getByRole('dialog', { name: 'Shutdown Requested' }).waitFor({ timeout: LIVE_MS });

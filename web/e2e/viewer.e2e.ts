@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 
-import { heardMeter } from './support/fixtures.ts';
+import { heardMeter, raisedAlarm } from './support/fixtures.ts';
 import { publishUplink } from './support/mqtt.ts';
 import { waitUntil } from './support/processes.ts';
 import { browserSuite } from './support/suite.ts';
@@ -13,7 +13,7 @@ describe('a viewer', () => {
     if (count !== 0) throw new Error(`a viewer is offered ${name}`);
   };
 
-  it('is offered no Edit, Delete, Register or Confirm', async () => {
+  it('is offered no Edit, Delete, Register, Confirm or Acknowledge', async () => {
     const { page } = suite;
     const { meter, gateway } = await heardMeter(suite.api);
     await publishUplink(suite.ctx, gateway.serialNumber, 'shutdown-request', { meter: meter.bleAddress });
@@ -35,6 +35,16 @@ describe('a viewer', () => {
     await page.goto(`/gateways/${gateway._id}`);
     await page.getByRole('heading', { level: 1, name: `GTW-${gateway.serialNumber}` }).waitFor();
     for (const name of ['Edit', 'Delete']) await absent(name);
+
+    const { type } = await raisedAlarm(suite.api, suite.ctx, meter, gateway, 'e2e-viewer');
+    await page.goto(`/alarms?type=${type}`);
+    const alarm = page.getByRole('grid', { name: 'Alarms' }).getByRole('row').filter({ hasText: type });
+    await alarm.getByText(type).click();
+    await page.getByRole('dialog').getByTestId('alarm-history').waitFor();
+    for (const name of ['Acknowledge', 'Clear', 'Assign', 'Add comment']) await absent(name);
+    await page.getByRole('button', { name: 'Close the alarm panel' }).click();
+    await absent('Acknowledge selected (0)');
+    if ((await page.getByRole('checkbox').count()) !== 0) throw new Error('a viewer is offered row selection');
 
     await page.goto('/gateway-registration');
     await page.getByText(/Your role can view devices but not register them/).waitFor();

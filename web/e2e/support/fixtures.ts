@@ -1,5 +1,7 @@
 // Devices of the simulated network that the tests act on, read from the API.
 import type { Api, ApiGateway, ApiMeter } from './api.ts';
+import type { WmeterContext } from './context.ts';
+import { publishUplink } from './mqtt.ts';
 import { waitUntil } from './processes.ts';
 
 /** A meter that a gateway has heard, with that gateway. */
@@ -31,3 +33,21 @@ export const unique = {
   digits: (length: number) => pick('0123456789', length),
   address: () => Array.from({ length: 6 }, () => pick('0123456789ABCDEF', 2)).join(':'),
 };
+
+export interface ApiAlarm {
+  id: string;
+  type: string;
+}
+
+/** An alarm a gateway raised over MQTT on `meter`, of a type no other alarm has. */
+export async function raisedAlarm(api: Api, ctx: WmeterContext, meter: ApiMeter, gateway: ApiGateway, prefix = 'e2e'): Promise<ApiAlarm> {
+  const type = `${prefix}-${String(Date.now())}`;
+  await publishUplink(ctx, gateway.serialNumber, 'alert', { meter: meter.bleAddress, type, state: 'raised' });
+  let alarm: ApiAlarm | undefined;
+  await waitUntil(`the ${type} alarm`, async () => {
+    alarm = (await api.get<{ items: ApiAlarm[] }>(`alarms?type=${type}`)).items[0];
+    return alarm !== undefined;
+  });
+  if (!alarm) throw new Error('unreachable');
+  return alarm;
+}

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { DeviceLink } from '../../../components/device-link.tsx';
 import { FieldList } from '../../../components/field-list.tsx';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
+import { GATEWAY_PREFIX } from '../../../lib/constants.ts';
 import { useCan } from '../../../lib/permissions.ts';
 import type { Actor, AlarmDetail } from '../api/alarm-types.ts';
 import { useAlarmQuery } from '../api/alarms-api.ts';
@@ -27,6 +28,9 @@ interface Props {
   alarmId: string | null;
   onClose: () => void;
 }
+
+/** What raised the alarm, as its `details` name it (ids of other records are left out). */
+const DETAIL_KEYS = ['gateway', 'commandId', 'requestId', 'timeoutSecs'] as const;
 
 function useFields(alarm: AlarmDetail) {
   const { t } = useTranslation('alarms');
@@ -43,10 +47,11 @@ function useFields(alarm: AlarmDetail) {
     [t('panel.closed'), by(alarm.closedAt, alarm.closedBy)],
   ] as const;
   for (const [label, value] of steps) if (value) fields.push({ label, value });
-  for (const [key, value] of Object.entries(alarm.details)) {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-      fields.push({ label: key, value: String(value) });
-    }
+  for (const key of DETAIL_KEYS) {
+    const value = alarm.details[key];
+    if (typeof value !== 'string' && typeof value !== 'number') continue;
+    const text = key === 'gateway' ? `${GATEWAY_PREFIX}${String(value)}` : String(value);
+    fields.push({ label: t(`panel.detailKeys.${key}`), value: text });
   }
   return fields;
 }
@@ -90,7 +95,7 @@ export function AlarmPanel({ alarmId, onClose }: Props) {
       anchor="right"
       open={alarmId !== null}
       onClose={onClose}
-      slotProps={{ paper: { sx: { width: { xs: '100%', sm: 420 }, p: 2 }, 'aria-labelledby': headingId } }}
+      slotProps={{ paper: { sx: { width: { xs: '100%', sm: 420 }, p: 2, boxSizing: 'border-box' }, 'aria-labelledby': headingId } }}
     >
       <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>
         <IconButton aria-label={t('panel.close')} onClick={onClose}>

@@ -156,6 +156,8 @@ describe('the alarm panel', () => {
     const history = within(panel).getByTestId('alarm-history');
     expect(within(history).getByText(/^Raised, .* by GTW-SG01000003$/)).toBeInTheDocument();
     expect(within(history).getByText('valve checked')).toBeInTheDocument();
+    const reporter = within(panel).getByText('Reported by', { selector: 'dt' });
+    expect(reporter.nextElementSibling).toHaveTextContent('GTW-SG01000003');
   });
 
   it('acknowledges with a note, and says so', async () => {
