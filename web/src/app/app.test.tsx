@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { noAlarms } from '../features/alarms/testing/alarm-fixtures.ts';
+import { noAlarms } from '../testing/alarm-handlers.ts';
 import { server } from '../testing/msw-server.ts';
 import { fakeToken, signedInSession } from '../testing/tokens.ts';
 import { App } from './app.tsx';

@@ -3,16 +3,23 @@ import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 
+import { DeviceSectionsContext, type RenderDeviceSections } from '../components/device-sections.tsx';
 import { NoticeProvider } from '../components/notice.tsx';
+import { DeviceAlarms } from '../features/alarms/components/device-alarms.tsx';
 import type { AppStore } from './store.ts';
 import { theme } from './theme.ts';
+
+/** What the detail pages show of other features: the device's alarms. */
+const deviceSections: RenderDeviceSections = (deviceId) => <DeviceAlarms deviceId={deviceId} />;
 
 export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <Provider store={store}>
       <ThemeProvider theme={theme}>
         <CssBaseline />
-        <NoticeProvider>{children}</NoticeProvider>
+        <NoticeProvider>
+          <DeviceSectionsContext value={deviceSections}>{children}</DeviceSectionsContext>
+        </NoticeProvider>
       </ThemeProvider>
     </Provider>
   );

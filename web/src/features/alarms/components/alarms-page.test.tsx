@@ -8,7 +8,8 @@ import { nth } from '../../../testing/nth.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { signedInSession } from '../../../testing/tokens.ts';
 import type { Alarm } from '../api/alarm-types.ts';
-import { alarm, alarms, detail, noAlarms, OPERATOR } from '../testing/alarm-fixtures.ts';
+import { alarm, alarms, detail, OPERATOR } from '../testing/alarm-fixtures.ts';
+import { noAlarms } from '../../../testing/alarm-handlers.ts';
 import AlarmsPage from './alarms-page.tsx';
 
 /** Serves `all` in pages of `max`, the cursor being the next index; returns the list requests. */

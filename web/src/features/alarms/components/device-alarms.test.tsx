@@ -11,7 +11,8 @@ import { GATEWAY_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { serveGateway } from '../../gateways/testing/gateway-fixtures.ts';
 import GatewayDetailPage from '../../gateways/components/gateway-detail-page.tsx';
-import { alarm, noAlarms } from '../testing/alarm-fixtures.ts';
+import { alarm } from '../testing/alarm-fixtures.ts';
+import { noAlarms } from '../../../testing/alarm-handlers.ts';
 import { AlarmCountButton } from './alarm-count-button.tsx';
 
 preloadDataGrid();

@@ -1,7 +1,4 @@
-// Alarms shaped like the API's answers (docs/alarms.md), and MSW handlers
-// for the alarm endpoints, shared by the tests of every feature.
-import { http, HttpResponse, type HttpHandler } from 'msw';
-
+// Alarms shaped like the API's answers (docs/alarms.md), for the alarm tests.
 import { METER_ID } from '../../../testing/records.ts';
 import type { Alarm, AlarmDetail, HistoryEntry } from '../api/alarm-types.ts';
 
@@ -52,15 +49,3 @@ export function detail(record: Alarm = alarm(), history: HistoryEntry[] = []): A
     ],
   };
 }
-
-/** Empty answers to every alarm and valve-command read a page makes. */
-export function noAlarms(): HttpHandler[] {
-  return [
-    http.get('/api/alarms', () => HttpResponse.json({ items: [], next: null })),
-    http.get('/api/alarms/counts', () => HttpResponse.json({ active: 0, acknowledged: 0, cleared: 0, closed: 0 })),
-    http.get('/api/alarms/assignees', () => HttpResponse.json([])),
-    http.get('/api/valve-commands', () => HttpResponse.json([])),
-  ];
-}
-
-

@@ -7,10 +7,10 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 
+import { DeviceSections } from '../../../components/device-sections.tsx';
 import { GATEWAY_PREFIX } from '../../../lib/constants.ts';
 import { deviceLookup, idOf } from '../../../lib/format.ts';
 import { useLoggedError } from '../../../lib/use-logged-error.ts';
-import { DeviceAlarms } from '../../alarms/components/device-alarms.tsx';
 import { useGatewayDetailQuery } from '../api/gateways-api.ts';
 import { BleActivitySection } from './ble-activity-section.tsx';
 import { GatewayActivitySection } from './gateway-activity-section.tsx';
@@ -60,7 +60,7 @@ export default function GatewayDetailPage() {
           <PeripheralsSection gatewayId={id} />
         </Box>
         <Box sx={{ display: 'grid', gap: 3, minWidth: 0 }}>
-          <DeviceAlarms deviceId={id} />
+          <DeviceSections deviceId={id} kind="gateway" />
           <BleActivitySection gatewayId={id} />
           <GatewayActivitySection gatewayId={id} />
         </Box>

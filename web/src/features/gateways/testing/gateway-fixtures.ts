@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import type { BleActivity, Gateway, GatewayActivity, PeripheralDiscovery } from '../../../lib/types.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { gateway, GATEWAY_ID } from '../../../testing/records.ts';
-import { noAlarms } from '../../alarms/testing/alarm-fixtures.ts';
+import { noAlarms } from '../../../testing/alarm-handlers.ts';
 
 export function activity(n: number, overrides: Partial<GatewayActivity> = {}): GatewayActivity {
   return {

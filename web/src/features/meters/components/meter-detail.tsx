@@ -3,8 +3,8 @@
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 
+import { DeviceSections } from '../../../components/device-sections.tsx';
 import { idOf, meterName } from '../../../lib/format.ts';
-import { DeviceAlarms } from '../../alarms/components/device-alarms.tsx';
 import type { WaterMeter } from '../../../lib/types.ts';
 import { BleActivitySection } from './ble-activity-section.tsx';
 import { ConsumptionTable } from './consumption-table.tsx';
@@ -35,7 +35,7 @@ export function MeterDetail({ meter }: { meter: WaterMeter }) {
         </Stack>
         <Stack spacing={2} sx={{ minWidth: 0 }}>
           <CriticalAlertsTable meterId={id} critical={meter.criticalState} />
-          <DeviceAlarms deviceId={id} />
+          <DeviceSections deviceId={id} kind="meter" />
           <BleActivitySection meterId={id} />
           <GatewayActivityTable meterId={id} />
         </Stack>

@@ -4,7 +4,7 @@ import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { idOf } from '../../../lib/format.ts';
 import type { WaterMeter } from '../../../lib/types.ts';
 import { meter } from '../../../testing/records.ts';
-import { noAlarms } from '../../alarms/testing/alarm-fixtures.ts';
+import { noAlarms } from '../../../testing/alarm-handlers.ts';
 
 /** `n` meters with distinct hex ids, registered one second apart (newest first). */
 export function meters(n: number, from = 0): WaterMeter[] {
