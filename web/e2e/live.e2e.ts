@@ -4,10 +4,8 @@ import { describe, it } from 'vitest';
 
 import { heardMeter } from './support/fixtures.ts';
 import { publishUplink } from './support/mqtt.ts';
+import { expectNotReloaded, LIVE_MS, markPage } from './support/live.ts';
 import { browserSuite } from './support/suite.ts';
-
-/** The issue's bound: a change shows on an open page within 2 s. */
-const LIVE_MS = 2_000;
 
 describe('an open meter page', () => {
   const suite = browserSuite();
@@ -20,7 +18,7 @@ describe('an open meter page', () => {
     await alerts.waitFor();
     await page.getByRole('img', { name: 'Live notifications: connected' }).waitFor();
     // Gone if the page reloads.
-    await page.evaluate(() => { (window as unknown as Record<string, unknown>).e2eMarker = true; });
+    await markPage(page);
 
     const type = `e2e-live-${String(Date.now())}`;
     await publishUplink(suite.ctx, gateway.serialNumber, 'alert', { meter: meter.bleAddress, type, state: 'raised' });
@@ -33,7 +31,6 @@ describe('an open meter page', () => {
     await page.getByRole('dialog', { name: 'Shutdown Requested' }).waitFor({ timeout: LIVE_MS });
     // Leave no request pending: the next test's meter page would open its dialog.
     await suite.api.send('PATCH', `proxy/wmeters/shutdown-requests/${meter._id}`, { status: 'rejected' });
-    const kept = await page.evaluate(() => (window as unknown as Record<string, unknown>).e2eMarker === true);
-    if (!kept) throw new Error('the page was reloaded');
+    await expectNotReloaded(page);
   });
 });

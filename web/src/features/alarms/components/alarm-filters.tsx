@@ -8,10 +8,10 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { ALARM_STATUSES, SEVERITIES, type AlarmStatus, type Severity } from '../api/alarm-types.ts';
+import { ALARM_STATUSES, SEVERITIES } from '../api/alarm-types.ts';
 import { isFiltered, NO_FILTER, type AlarmView } from '../api/alarm-view.ts';
 import { useAlarmAssigneesQuery } from '../api/alarms-api.ts';
 import { useAlarmWords } from '../hooks/use-alarm-words.ts';
@@ -24,6 +24,29 @@ interface Props {
 }
 
 const ANYONE = '';
+
+interface ToggleFilterProps<W extends string> {
+  label: string;
+  words: readonly W[];
+  wordOf: (word: W) => string;
+  value: W[];
+  onChange: (value: W[]) => void;
+}
+
+/** Any of a few words (statuses, severities); none chosen is all. */
+function ToggleFilter<W extends string>({ label, words, wordOf, value, onChange }: ToggleFilterProps<W>) {
+  const labelId = useId();
+  return (
+    <Box>
+      <Typography variant="caption" component="div" id={labelId}>{label}</Typography>
+      <ToggleButtonGroup size="small" aria-labelledby={labelId} value={value} onChange={(_event, next: W[]) => { onChange(next); }}>
+        {words.map((word) => (
+          <ToggleButton key={word} value={word}>{wordOf(word)}</ToggleButton>
+        ))}
+      </ToggleButtonGroup>
+    </Box>
+  );
+}
 
 function TypesField({ value, onApply }: { value: string[]; onApply: (types: string[]) => void }) {
   const { t } = useTranslation('alarms');
@@ -64,32 +87,20 @@ export function AlarmFilters({ view, onChange, deviceName }: Props) {
       aria-label={t('filters.label')}
       sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start', mb: 2 }}
     >
-      <Box>
-        <Typography variant="caption" component="div" id="alarm-filter-status">{t('filters.status')}</Typography>
-        <ToggleButtonGroup
-          size="small"
-          aria-labelledby="alarm-filter-status"
-          value={view.status}
-          onChange={(_event, status: AlarmStatus[]) => { set({ status }); }}
-        >
-          {ALARM_STATUSES.map((status) => (
-            <ToggleButton key={status} value={status}>{words.status(status)}</ToggleButton>
-          ))}
-        </ToggleButtonGroup>
-      </Box>
-      <Box>
-        <Typography variant="caption" component="div" id="alarm-filter-severity">{t('filters.severity')}</Typography>
-        <ToggleButtonGroup
-          size="small"
-          aria-labelledby="alarm-filter-severity"
-          value={view.severity}
-          onChange={(_event, severity: Severity[]) => { set({ severity }); }}
-        >
-          {SEVERITIES.map((severity) => (
-            <ToggleButton key={severity} value={severity}>{words.severity(severity)}</ToggleButton>
-          ))}
-        </ToggleButtonGroup>
-      </Box>
+      <ToggleFilter
+        label={t('filters.status')}
+        words={ALARM_STATUSES}
+        wordOf={words.status}
+        value={view.status}
+        onChange={(status) => { set({ status }); }}
+      />
+      <ToggleFilter
+        label={t('filters.severity')}
+        words={SEVERITIES}
+        wordOf={words.severity}
+        value={view.severity}
+        onChange={(severity) => { set({ severity }); }}
+      />
       <TypesField value={view.type} onApply={(type) => { set({ type }); }} />
       <TextField
         select
