@@ -64,3 +64,12 @@ impl crate::v1::Role {
         }
     }
 }
+
+impl crate::v1::ReadingReceived {
+    /// The record's volume in millilitres (a record without a unit is in
+    /// litres, the uplink's default).
+    pub fn millilitres(&self) -> i64 {
+        let per_unit = if self.unit() == crate::v1::VolumeUnit::Millilitre { 1 } else { 1000 };
+        i64::try_from(self.record).unwrap_or(i64::MAX).saturating_mul(per_unit)
+    }
+}

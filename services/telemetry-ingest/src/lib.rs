@@ -38,7 +38,7 @@ use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
 use wm_storage::{Db, Migrations};
 
 pub use error::IngestError;
-pub use settings::{AlarmSettings, MqttSettings, TelemetrySettings};
+pub use settings::{AlarmSettings, AnalyticsSettings, MqttSettings, TelemetrySettings};
 pub use state::IngestState;
 
 use crate::ingest::metrics::IngestMetrics;
@@ -63,7 +63,7 @@ pub const TOPICS: &[&str] = &[
 ];
 
 /// The service's tables. It also needs the outbox.
-pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms");
+pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups");
 
 /// The service's state and the relay that publishes its events; spawn
 /// [`Relay::run`] beside the server.
@@ -72,21 +72,27 @@ pub fn build(
     log: Arc<dyn EventLog>,
     clock: Arc<dyn Clock>,
     alarms: AlarmSettings,
+    analytics: AnalyticsSettings,
     registry: &mut Registry,
 ) -> (web::Data<IngestState>, Relay) {
     let relay = Relay::new(db.clone(), log, NAME);
     let metrics = IngestMetrics::register(registry);
     let dispatch = Arc::new(tokio::sync::Notify::new());
-    let alarms = Arc::new(alarms);
-    (web::Data::new(IngestState { db, relay: relay.clone(), clock, metrics, dispatch, alarms }), relay)
+    let (alarms, analytics) = (Arc::new(alarms), Arc::new(analytics));
+    (web::Data::new(IngestState { db, relay: relay.clone(), clock, metrics, dispatch, alarms, analytics }), relay)
 }
 
-/// The service's projections, in rebuild order.
-pub fn projections(db: &Db) -> Vec<Arc<dyn Projection>> {
-    vec![
+/// The service's projections, in rebuild order; the rollups unless
+/// `analytics.rollups` is off.
+pub fn projections(db: &Db, analytics: &AnalyticsSettings, clock: Arc<dyn Clock>) -> Vec<Arc<dyn Projection>> {
+    let mut all: Vec<Arc<dyn Projection>> = vec![
         Arc::new(projections::DirectoryProjection { db: db.clone() }),
         Arc::new(projections::TelemetryProjection { db: db.clone() }),
-    ]
+    ];
+    if analytics.rollups {
+        all.push(Arc::new(projections::RollupProjection::new(db.clone(), analytics.tz(), clock)));
+    }
+    all
 }
 
 /// The service's part of the OpenAPI document.

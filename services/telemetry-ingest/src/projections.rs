@@ -1,6 +1,7 @@
 //! Ingest's projections: the registered devices it resolves uplinks
-//! against (live), and its own events back into the read tables (rebuild
-//! only: ingest writes them when it accepts an uplink).
+//! against (live), its own events back into the read tables (rebuild
+//! only: ingest writes them when it accepts an uplink), and the
+//! consumption rollups (live, from the readings topic).
 
 use async_trait::async_trait;
 use wm_eventlog::{
@@ -11,7 +12,16 @@ use wm_eventlog::{
 use wm_proto::topics;
 use wm_storage::Db;
 
-use crate::storage::{directory, telemetry};
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use chrono_tz::Tz;
+use wm_domain::Clock;
+use wm_proto::{Envelope, Payload};
+
+use crate::{
+    domain::rollup::{self, Reading},
+    storage::{directory, rollups, telemetry},
+};
 
 /// Gateways and meters by serial and BLE address, from the registry, and
 /// the users alarms are assigned to, from auth.
@@ -90,6 +100,88 @@ impl Projection for TelemetryProjection {
     async fn reset(&self) -> Result<(), ApplyError> {
         let mut tx = self.db.begin_write().await?;
         telemetry::reset(&mut tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+/// How long a reading's claim is kept: far longer than a redelivery takes.
+const CLAIMS_KEPT_US: i64 = 2 * 24 * rollup::HOUR_US;
+/// How often old claims are deleted, at most.
+const PRUNE_EVERY_US: i64 = rollup::HOUR_US / 6;
+
+/// Consumption per meter per hour and per day, per gateway and over the
+/// network per day (`domain::rollup`), from the readings topic. A reading
+/// is counted once: its event id is claimed in the batch's transaction.
+#[derive(Debug)]
+pub struct RollupProjection {
+    pub db: Db,
+    pub tz: Tz,
+    pub clock: std::sync::Arc<dyn Clock>,
+    /// When old claims were last deleted (µs).
+    pruned_at: AtomicI64,
+}
+
+impl RollupProjection {
+    pub fn new(db: Db, tz: Tz, clock: std::sync::Arc<dyn Clock>) -> Self {
+        Self { db, tz, clock, pruned_at: AtomicI64::new(i64::MIN) }
+    }
+}
+
+/// The readings among `envelopes`, with the time the meter measured them.
+pub(crate) fn readings_of(envelopes: &[Envelope]) -> Vec<Reading> {
+    envelopes
+        .iter()
+        .filter_map(|envelope| {
+            let at_us = envelope.occurred_at_utc()?.timestamp_micros();
+            let Some(Payload::ReadingReceived(r)) = &envelope.payload else { return None };
+            Some(Reading {
+                event_id: envelope.event_id.clone(),
+                meter_id: r.meter_id.clone(),
+                gateway_id: r.gateway_id.clone(),
+                ml: r.millilitres(),
+                at_us,
+            })
+        })
+        .collect()
+}
+
+#[async_trait]
+impl Projection for RollupProjection {
+    fn name(&self) -> &'static str {
+        "telemetry-ingest.rollups"
+    }
+
+    fn topics(&self) -> &'static [&'static str] {
+        &[topics::READINGS]
+    }
+
+    async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
+        let envelopes: Vec<Envelope> = records.iter().filter_map(decode).collect();
+        let batch = readings_of(&envelopes);
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let now = self.clock.now().timestamp_micros();
+        let mut tx = self.db.begin_write().await?;
+        let ids: Vec<&str> = batch.iter().map(|r| r.event_id.as_str()).collect();
+        let mut new = rollups::claim(&mut tx, &ids, now).await?;
+        let fresh: Vec<Reading> = batch.into_iter().filter(|r| new.remove(&r.event_id)).collect();
+        rollups::add(&mut tx, &rollup::increments(&fresh, self.tz)).await?;
+        let prune = now.saturating_sub(self.pruned_at.load(Ordering::Relaxed)) >= PRUNE_EVERY_US;
+        if prune {
+            rollups::forget_claims(&mut tx, now - CLAIMS_KEPT_US).await?;
+        }
+        tx.commit().await?;
+        if prune {
+            self.pruned_at.store(now, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    async fn reset(&self) -> Result<(), ApplyError> {
+        let mut tx = self.db.begin_write().await?;
+        rollups::reset(&mut tx).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -1,11 +1,16 @@
 //! How `wmeter seed` loads a synthetic network into this service's tables,
 //! in bulk and without the event log (`COPY` on PostgreSQL): for
-//! benchmarks at scale, into an empty database.
+//! benchmarks at scale, into an empty database. The rollups are filled
+//! directly: seeded readings never pass through the log.
 
 use wm_proto::{Envelope, Payload};
 use wm_storage::{StorageError, Tx};
 
-use crate::storage::{directory, telemetry};
+use crate::{
+    AnalyticsSettings,
+    domain::rollup,
+    storage::{directory, rollups, telemetry},
+};
 
 /// New registrations (`GatewayRegistered`, `MeterRegistered`): the devices
 /// uplinks resolve against.
@@ -13,7 +18,13 @@ pub async fn registrations(tx: &mut Tx, events: &[Payload]) -> Result<(), Storag
     directory::load(tx, events).await
 }
 
-/// New telemetry, as ingest makes it of uplinks ([`crate::ingest::events`]).
-pub async fn telemetry(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), StorageError> {
-    telemetry::load_all(tx, envelopes).await
+/// New telemetry, as ingest makes it of uplinks ([`crate::ingest::events`]),
+/// and its readings in the rollups, unless `analytics.rollups` is off.
+pub async fn telemetry(tx: &mut Tx, envelopes: &[Envelope], analytics: &AnalyticsSettings) -> Result<(), StorageError> {
+    telemetry::load_all(tx, envelopes).await?;
+    if analytics.rollups {
+        let readings = crate::projections::readings_of(envelopes);
+        rollups::add(tx, &rollup::increments(&readings, analytics.tz())).await?;
+    }
+    Ok(())
 }

@@ -1,4 +1,4 @@
-//! The service's settings: `mqtt`, `telemetry` and `alarms`.
+//! The service's settings: `mqtt`, `telemetry`, `alarms` and `analytics`.
 
 use std::collections::BTreeMap;
 
@@ -112,7 +112,8 @@ impl MqttSettings {
 #[serde(default, deny_unknown_fields)]
 pub struct TelemetrySettings {
     /// Days telemetry is kept (activity, BLE activity, readings,
-    /// discoveries, accepted message ids); older rows are deleted hourly.
+    /// discoveries, accepted message ids, hourly rollups); older rows are
+    /// deleted hourly.
     /// The event log keeps its own retention.
     pub retention_days: u32,
 }
@@ -185,6 +186,41 @@ impl AlarmSettings {
     }
 }
 
+/// The `analytics` settings: consumption rollups.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct AnalyticsSettings {
+    /// The network's time zone (an IANA name, e.g. `Europe/Paris`): the
+    /// rollups' days and months are its local ones. Changing it applies to
+    /// new readings; `wmeter replay` re-buckets the old ones.
+    pub time_zone: String,
+    /// Whether the rollups are kept (on by default; off only to measure
+    /// what they cost, `make bench`).
+    pub rollups: bool,
+}
+
+impl Default for AnalyticsSettings {
+    fn default() -> Self {
+        Self { time_zone: "UTC".to_owned(), rollups: true }
+    }
+}
+
+impl AnalyticsSettings {
+    /// The network's time zone; UTC until validated.
+    pub fn tz(&self) -> chrono_tz::Tz {
+        self.time_zone.parse().unwrap_or(chrono_tz::UTC)
+    }
+
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        self.time_zone.parse::<chrono_tz::Tz>().map(|_| ()).map_err(|_| {
+            (
+                "analytics.time_zone",
+                format!("{:?} is not an IANA time zone; expected e.g. Europe/Paris or UTC", self.time_zone),
+            )
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +266,15 @@ mod tests {
         assert_eq!(bad.validate().unwrap_err().0, "alarms.other_severity");
         let bad = AlarmSettings { valve_timeout_secs: 1, ..AlarmSettings::default() };
         assert_eq!(bad.validate().unwrap_err().0, "alarms.valve_timeout_secs");
+    }
+
+    #[test]
+    fn the_network_time_zone_is_an_iana_name() {
+        let paris = AnalyticsSettings { time_zone: "Europe/Paris".into(), ..AnalyticsSettings::default() };
+        assert_eq!((paris.validate(), paris.tz()), (Ok(()), chrono_tz::Europe::Paris));
+        let bad = AnalyticsSettings { time_zone: "Mars/Olympus".into(), ..AnalyticsSettings::default() };
+        let (key, message) = bad.validate().unwrap_err();
+        assert_eq!(key, "analytics.time_zone");
+        assert!(message.contains("\"Mars/Olympus\" is not an IANA time zone"), "{message}");
     }
 }

@@ -11,7 +11,7 @@ use wm_eventlog::{
 use wm_http::{ApiError, auth::Caller};
 use wm_storage::Db;
 
-use crate::{AlarmSettings, NAME, ingest::metrics::IngestMetrics};
+use crate::{AlarmSettings, AnalyticsSettings, NAME, ingest::metrics::IngestMetrics};
 
 #[derive(Clone, Debug)]
 pub struct IngestState {
@@ -23,6 +23,8 @@ pub struct IngestState {
     pub dispatch: Arc<tokio::sync::Notify>,
     /// Alarm severities and the valve-command timeout.
     pub alarms: Arc<AlarmSettings>,
+    /// The network's time zone, for the rollups' series.
+    pub analytics: Arc<AnalyticsSettings>,
 }
 
 impl IngestState {

@@ -1,5 +1,6 @@
-//! Telemetry past its retention is deleted, on both databases; newer rows
-//! and the tables that are state, not history, stay.
+//! Telemetry past its retention is deleted, on both databases, with the
+//! hourly rollups; newer rows, daily rollups and the tables that are state,
+//! not history, stay.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
@@ -37,12 +38,25 @@ async fn old_telemetry_goes_and_the_rest_stays() {
         )
         .await;
         exec(&db, "INSERT INTO alerts (meter_id, alert_type, raised, received_at, updated_at) VALUES ($1, 'leak', TRUE, $2, $2)", "m", now - 10 * DAY).await;
+        for at in [now - 10 * DAY, now] {
+            exec(
+                &db,
+                "INSERT INTO meter_hourly (meter_id, bucket, volume_ml, readings) VALUES ($1, $2, 5, 1)",
+                "m",
+                at,
+            )
+            .await;
+            exec(&db, "INSERT INTO meter_daily (meter_id, bucket, volume_ml, readings) VALUES ($1, $2, 5, 1)", "m", at)
+                .await;
+        }
 
         let deleted = retention::prune(&db, now - 7 * DAY).await.unwrap();
-        assert_eq!(deleted, 11_002, "{:?}", db.backend());
+        assert_eq!(deleted, 11_003, "{:?}", db.backend());
         assert_eq!(count(&db, "readings").await, 1_000);
         assert_eq!(count(&db, "gateway_activity").await, 0);
         assert_eq!(count(&db, "ingest_messages").await, 0);
         assert_eq!(count(&db, "alerts").await, 1, "an alert is state, not history");
+        assert_eq!(count(&db, "meter_hourly").await, 1, "hourly rollups go with the readings");
+        assert_eq!(count(&db, "meter_daily").await, 2, "daily rollups are kept");
     }
 }

@@ -59,8 +59,8 @@ impl Services {
         }
         if role.mounts(Service::TelemetryIngest) {
             log.ensure_topics(wm_telemetry_ingest::TOPICS).await.context("event_log: the telemetry topics")?;
-            let (state, relay) =
-                wm_telemetry_ingest::build(db.clone(), log.clone(), clock, settings.alarms.clone(), metrics);
+            let (alarms, analytics) = (settings.alarms.clone(), settings.analytics.clone());
+            let (state, relay) = wm_telemetry_ingest::build(db.clone(), log.clone(), clock, alarms, analytics, metrics);
             services.ingest = Some(state);
             services.relays.push(relay);
         }

@@ -122,7 +122,7 @@ pub async fn connect(settings: &Settings, role: Role, clock: Arc<dyn Clock>) -> 
         wiring.projections.extend(wm_device_registry::projections(&db, clock.clone()));
     }
     if role.mounts(Service::TelemetryIngest) {
-        wiring.projections.extend(wm_telemetry_ingest::projections(&db));
+        wiring.projections.extend(wm_telemetry_ingest::projections(&db, &settings.analytics, clock.clone()));
     }
     if role.mounts(Service::Notification) {
         let lost_after = settings.devices.gateway_lost_after().to_std().unwrap_or(std::time::Duration::MAX);

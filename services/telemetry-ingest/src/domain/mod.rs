@@ -1,10 +1,11 @@
 //! Telemetry ingest's aggregates: a meter's shutdown request, the valve
 //! command that carries out a confirmed one, and the alarms raised on a
-//! device. A command is decided against the current state into events;
+//! device; and the consumption rollups, pure sums over readings. A command is decided against the current state into events;
 //! events are folded into state by a pure `apply`. Storage writes what
 //! `apply` describes, and a rebuild from the log folds the same events.
 //! Statuses are declared with `wm_domain::statuses!`.
 
 pub mod alarm;
+pub mod rollup;
 pub mod shutdown;
 pub mod valve;

@@ -1,5 +1,5 @@
 //! Telemetry ingest's HTTP routes (spec §7; alarms and valve commands,
-//! docs/alarms.md) and their OpenAPI description.
+//! docs/alarms.md; consumption series, docs/analytics.md) and their OpenAPI description.
 //! The service is mounted before the registry, whose `gateways/{id}` would
 //! otherwise claim `gateways/gateway-activity`; its own `wmeters/critical/{id}`
 //! matches only ids, leaving `wmeters/critical/count` to the registry.
@@ -8,6 +8,7 @@ mod alarm_params;
 mod alarms;
 mod lists;
 mod params;
+mod rollups;
 mod shutdown;
 mod valve;
 
@@ -39,6 +40,7 @@ use utoipa::OpenApi;
         alarms::acknowledge_all,
         valve::timeline,
         valve::resend,
+        rollups::series,
     ),
     components(schemas(wm_http::ApiError))
 )]
@@ -71,5 +73,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(&format!("/api/alarms/{ID}/clear"), web::post().to(alarms::clear))
         .route(&format!("/api/alarms/{ID}/close"), web::post().to(alarms::close))
         .route("/api/valve-commands", web::get().to(valve::timeline))
-        .route("/api/valve-commands/{id}/resend", web::post().to(valve::resend));
+        .route("/api/valve-commands/{id}/resend", web::post().to(valve::resend))
+        .route("/api/rollups", web::get().to(rollups::series));
 }

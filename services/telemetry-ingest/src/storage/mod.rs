@@ -7,6 +7,7 @@ pub mod alarms;
 pub mod directory;
 pub mod reads;
 pub mod retention;
+pub mod rollups;
 pub mod shutdowns;
 pub mod telemetry;
 pub mod valve_commands;

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use wm_proto::{Envelope, Payload, v1::VolumeUnit};
+use wm_proto::{Envelope, Payload};
 use wm_storage::{
     StorageError, Tx,
     bulk::{self, Rows},
@@ -78,9 +78,7 @@ async fn append_only(tx: &mut Tx, envelopes: &[Envelope]) -> Result<[TableRows; 
                 ble_activity.push([id, (&b.gateway_id).into(), (&b.meter_id).into(), Bind::Int(b.rssi.into()), at]);
             }
             Payload::ReadingReceived(r) => {
-                let per_unit = if r.unit() == VolumeUnit::Millilitre { 1 } else { 1000 };
-                let ml = i64::try_from(r.record).unwrap_or(i64::MAX).saturating_mul(per_unit);
-                readings.push([id, (&r.meter_id).into(), (&r.gateway_id).into(), Bind::Int(ml), at]);
+                readings.push([id, (&r.meter_id).into(), (&r.gateway_id).into(), Bind::Int(r.millilitres()), at]);
             }
             Payload::PeripheralDiscovered(d) => {
                 discoveries.push([id, (&d.gateway_id).into(), (&d.device_name).into(), (&d.ble_address).into(), at])

@@ -27,6 +27,7 @@ pub async fn spawn_each() -> Vec<TestApp> {
             h.log.clone(),
             h.clock.clone(),
             wm_telemetry_ingest::AlarmSettings::default(),
+            wm_telemetry_ingest::AnalyticsSettings::default(),
             &mut h.metrics,
         );
         let mut settings = MqttSettings { listen: "127.0.0.1:0".to_owned(), ..MqttSettings::default() };
@@ -45,7 +46,7 @@ pub async fn spawn_each() -> Vec<TestApp> {
         h.keep(mqtt);
         Mount::new(wm_telemetry_ingest::openapi(), move |cfg| wm_telemetry_ingest::configure(state.clone())(cfg))
             .migrations([&wm_telemetry_ingest::MIGRATIONS])
-            .projections(wm_telemetry_ingest::projections(&h.db))
+            .projections(wm_telemetry_ingest::projections(&h.db, &Default::default(), h.clock.clone()))
             .relays([relay])
     })
     .await

@@ -8,5 +8,6 @@
 mod alarms;
 mod helpers;
 mod lists;
+mod rollups;
 mod shutdown;
 mod valve;

@@ -24,6 +24,7 @@ pub const SECTIONS: &[&str] = &[
     "mqtt",
     "telemetry",
     "alarms",
+    "analytics",
     "notifications",
     "gateway",
 ];

@@ -15,7 +15,7 @@ use wm_eventlog::{EventLogError, EventLogSettings, kafka::KafkaSettings};
 use wm_http::{HttpSettings, telemetry::LogSettings};
 use wm_notification::NotificationSettings;
 use wm_storage::{Backend, DatabaseSettings};
-use wm_telemetry_ingest::{AlarmSettings, MqttSettings, TelemetrySettings};
+use wm_telemetry_ingest::{AlarmSettings, AnalyticsSettings, MqttSettings, TelemetrySettings};
 
 pub use auth::AuthSettings;
 pub use error::ConfigError;
@@ -36,6 +36,7 @@ pub struct Settings {
     pub mqtt: MqttSettings,
     pub telemetry: TelemetrySettings,
     pub alarms: AlarmSettings,
+    pub analytics: AnalyticsSettings,
     pub notifications: NotificationSettings,
     pub gateway: GatewaySettings,
 }
@@ -76,6 +77,7 @@ impl Settings {
         self.mqtt.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.telemetry.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.alarms.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
+        self.analytics.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.notifications.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.gateway.validate(false).map_err(|(key, message)| ConfigError::invalid(key, message))?;
 

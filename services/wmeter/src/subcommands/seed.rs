@@ -34,7 +34,8 @@ pub async fn run(settings: Settings, args: SeedArgs) -> anyhow::Result<()> {
     let existing = wm_device_registry::seed::gateways(&db).await?;
     ensure!(existing == 0, "the database already holds {existing} gateways: seed an empty database");
 
-    let net = Network { gateways: args.gateways, meters: args.meters, now: Utc::now() };
+    let analytics = settings.analytics.clone();
+    let net = Network { gateways: args.gateways, meters: args.meters, now: Utc::now(), analytics };
     let started = Instant::now();
     let devices = u64::from(args.gateways) + u64::from(args.meters);
     batches(&db, devices, args.batch, "devices", async |tx: &mut Tx, range| net.register(tx, range).await).await?;
@@ -84,6 +85,8 @@ struct Network {
     gateways: u32,
     meters: u32,
     now: DateTime<Utc>,
+    /// The rollups' time zone.
+    analytics: wm_telemetry_ingest::AnalyticsSettings,
 }
 
 fn address(prefix: u8, n: u64) -> String {
@@ -155,7 +158,7 @@ impl Network {
         for i in range {
             envelopes.extend(self.reading(i, count)?);
         }
-        wm_telemetry_ingest::seed::telemetry(tx, &envelopes).await?;
+        wm_telemetry_ingest::seed::telemetry(tx, &envelopes, &self.analytics).await?;
         wm_device_registry::seed::telemetry(tx, &envelopes, self.now).await?;
         Ok(())
     }

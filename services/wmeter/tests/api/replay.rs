@@ -45,6 +45,10 @@ const PROJECTION_TABLES: &[&str] = &[
     "alarms",
     "alarm_history",
     "alarm_counts",
+    "meter_hourly",
+    "meter_daily",
+    "gateway_daily",
+    "network_daily",
     "notification_users",
     "notification_devices",
     "notification_gateways",
@@ -95,7 +99,7 @@ async fn settled(app: &TestApp) -> Vec<String> {
 fn every_projection(app: &TestApp) -> Vec<std::sync::Arc<dyn Projection>> {
     let mut all = wm_auth::projections(app.db());
     all.extend(wm_device_registry::projections(app.db(), app.clock.clone()));
-    all.extend(wm_telemetry_ingest::projections(app.db()));
+    all.extend(wm_telemetry_ingest::projections(app.db(), &Default::default(), app.clock.clone()));
     all.extend(app.notification_projections());
     all
 }

@@ -42,6 +42,7 @@ fn replay_runs_against_the_configured_log() {
         replay(&[]),
         "auth.audit: rebuilt from 0 events\ndevice-registry.devices: rebuilt from 0 events\ndevice-registry.state: rebuilt from 0 events\n\
          telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n\
+         telemetry-ingest.rollups: rebuilt from 0 events\n\
          notification.directory: rebuilt from 0 events\nnotification.rules: rebuilt from 0 events\n\
          notification.inbox: rebuilt from 0 events\n"
     );
@@ -51,6 +52,7 @@ fn replay_runs_against_the_configured_log() {
 fn replay_of_one_service_rebuilds_only_its_projections() {
     assert_eq!(
         replay(&["--service", "telemetry-ingest"]),
-        "telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n"
+        "telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n\
+         telemetry-ingest.rollups: rebuilt from 0 events\n"
     );
 }

@@ -71,9 +71,17 @@ async fn a_confirmed_shutdown_closes_the_valve_once() {
         assert_eq!(gw.command().await["requestId"], "r-3");
         assert_eq!(app.json(&format!("/api/proxy/wmeters/{}", meters[1]), 200).await["valveCommand"], Value::Null);
 
-        // Rebuilding the tables from the log sends nothing again.
+        // Rebuilding the tables from the log sends nothing again. (The
+        // dispatcher's `sent` reaches the log through the outbox: wait for
+        // both, or the rebuild would rightly find r-3 still pending.)
+        eventually("both commands sent, in the log", || async {
+            let sent = app.events(wm_proto::topics::COMMANDS).await;
+            let n = sent.iter().filter(|e| matches!(e.payload, Some(wm_proto::Payload::ValveCommandSent(_)))).count();
+            (n >= 2).then_some(())
+        })
+        .await;
         let log = app.event_log();
-        for p in wm_telemetry_ingest::projections(app.db())
+        for p in wm_telemetry_ingest::projections(app.db(), &Default::default(), app.clock.clone())
             .into_iter()
             .chain(wm_device_registry::projections(app.db(), app.clock.clone()))
         {

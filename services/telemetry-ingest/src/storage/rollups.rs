@@ -1,0 +1,119 @@
+//! The consumption rollups (`domain::rollup`): readings claimed once, their
+//! sums added to the buckets, and the series the charts and exports read.
+
+use std::collections::HashSet;
+
+use wm_storage::{
+    Db, StorageError, Tx,
+    bulk::{self, Rows},
+    execute,
+    query::{self, Bind},
+};
+
+use crate::domain::rollup::Increments;
+
+/// Records that the reading events `event_ids` are in the rollups, and
+/// returns those that were not already: the others were delivered twice.
+pub async fn claim(tx: &mut Tx, event_ids: &[&str], now_us: i64) -> Result<HashSet<String>, StorageError> {
+    let mut rows = Rows::new(2);
+    event_ids.iter().for_each(|id| rows.push([(*id).into(), Bind::Int(now_us)]));
+    let head = "INSERT INTO rollup_claims (event_id, claimed_at)";
+    let claimed: Vec<(String,)> = bulk::fetch(tx, head, " ON CONFLICT DO NOTHING RETURNING event_id", rows).await?;
+    Ok(claimed.into_iter().map(|(id,)| id).collect())
+}
+
+/// Forgets the claims made before `before_us`.
+pub async fn forget_claims(tx: &mut Tx, before_us: i64) -> Result<(), StorageError> {
+    execute!(tx, "DELETE FROM rollup_claims WHERE claimed_at < $1", before_us)?;
+    Ok(())
+}
+
+/// Adds `rows` (the key columns, then volume and readings) to `table`'s
+/// buckets, which `key` (its primary key's columns) names.
+async fn upsert(tx: &mut Tx, table: &str, key: &str, rows: Rows) -> Result<(), StorageError> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let head = format!("INSERT INTO {table} ({key}, volume_ml, readings)");
+    let tail = format!(
+        " ON CONFLICT ({key}) DO UPDATE SET volume_ml = {table}.volume_ml + excluded.volume_ml, \
+         readings = {table}.readings + excluded.readings"
+    );
+    bulk::execute(tx, &head, &tail, rows).await?;
+    Ok(())
+}
+
+/// Adds a batch's increments to the rollups: one statement per table.
+pub async fn add(tx: &mut Tx, increments: &Increments) -> Result<(), StorageError> {
+    let keyed = [
+        ("meter_hourly", "meter_id, bucket", &increments.meter_hour),
+        ("meter_daily", "meter_id, bucket", &increments.meter_day),
+        ("gateway_daily", "gateway_id, bucket", &increments.gateway_day),
+    ];
+    for (table, key, sums) in keyed {
+        let mut rows = Rows::new(4);
+        for ((id, bucket), sum) in sums {
+            rows.push([id.into(), Bind::Int(*bucket), Bind::Int(sum.volume_ml), Bind::Int(sum.readings)]);
+        }
+        upsert(tx, table, key, rows).await?;
+    }
+    let mut rows = Rows::new(3);
+    for (bucket, sum) in &increments.network_day {
+        rows.push([Bind::Int(*bucket), Bind::Int(sum.volume_ml), Bind::Int(sum.readings)]);
+    }
+    upsert(tx, "network_daily", "bucket", rows).await
+}
+
+/// Empties the rollups before a rebuild.
+pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
+    for table in ["rollup_claims", "meter_hourly", "meter_daily", "gateway_daily", "network_daily"] {
+        execute!(tx, sqlx::AssertSqlSafe(format!("DELETE FROM {table}")))?;
+    }
+    Ok(())
+}
+
+/// Whose consumption a series sums.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Meter(String),
+    Gateway(String),
+    Network,
+}
+
+/// How a series is bucketed, as kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    Hourly,
+    Daily,
+}
+
+/// One kept bucket: its start (µs), volume and readings.
+pub type Point = (i64, i64, i64);
+
+/// The buckets of `scope` that start in `[from_us, to_us)`, oldest first;
+/// buckets with no reading are absent. `None`: not kept (hourly buckets are
+/// kept per meter only).
+pub async fn series(
+    db: &Db,
+    scope: &Scope,
+    kept: Kept,
+    from_us: i64,
+    to_us: i64,
+) -> Result<Option<Vec<Point>>, StorageError> {
+    let (table, key) = match (scope, kept) {
+        (Scope::Meter(id), Kept::Hourly) => ("meter_hourly", Some(("meter_id", id))),
+        (Scope::Meter(id), Kept::Daily) => ("meter_daily", Some(("meter_id", id))),
+        (Scope::Gateway(id), Kept::Daily) => ("gateway_daily", Some(("gateway_id", id))),
+        (Scope::Network, Kept::Daily) => ("network_daily", None),
+        (Scope::Gateway(_) | Scope::Network, Kept::Hourly) => return Ok(None),
+    };
+    let mut binds = vec![Bind::Int(from_us), Bind::Int(to_us)];
+    let owner = key.map_or(String::new(), |(column, id)| {
+        binds.push(id.into());
+        format!(" AND {column} = $3")
+    });
+    let sql = format!(
+        "SELECT bucket, volume_ml, readings FROM {table} WHERE bucket >= $1 AND bucket < $2{owner} ORDER BY bucket"
+    );
+    Ok(Some(query::fetch_all(db, sql, binds).await?))
+}
