@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { noAlarms } from '../testing/alarm-handlers.ts';
+import { emptyExtraReads } from '../testing/extra-reads.ts';
 import { server } from '../testing/msw-server.ts';
 import { fakeToken, signedInSession } from '../testing/tokens.ts';
 import { App } from './app.tsx';
@@ -22,7 +22,7 @@ const shellHandlers = [
   http.get('/api/proxy/gateways/gateway-activity', () => HttpResponse.json([])),
   http.get('/api/notifications/:userId', () => HttpResponse.json([])),
   http.get('/api/notifications', () => new HttpResponse(': quiet\n\n', { headers: { 'content-type': 'text/event-stream' } })),
-  ...noAlarms(),
+  ...emptyExtraReads(),
 ];
 
 describe('App', () => {

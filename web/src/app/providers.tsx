@@ -6,11 +6,18 @@ import { Provider } from 'react-redux';
 import { DeviceSectionsContext, type RenderDeviceSections } from '../components/device-sections.tsx';
 import { NoticeProvider } from '../components/notice.tsx';
 import { DeviceAlarms } from '../features/alarms/components/device-alarms.tsx';
+import { MeterConsumption } from '../features/alarms/components/device-consumption.tsx';
 import type { AppStore } from './store.ts';
 import { theme } from './theme.ts';
 
-/** What the detail pages show of other features: the device's alarms. */
-const deviceSections: RenderDeviceSections = (deviceId) => <DeviceAlarms deviceId={deviceId} />;
+/**
+ * What the detail pages show of other features: the device's alarms beside
+ * its activity, and a meter's consumption chart with its alarms marked.
+ */
+const deviceSections: RenderDeviceSections = (deviceId, kind, place) => {
+  if (place === 'side') return <DeviceAlarms deviceId={deviceId} />;
+  return kind === 'meter' ? <MeterConsumption meterId={deviceId} /> : null;
+};
 
 export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
   return (

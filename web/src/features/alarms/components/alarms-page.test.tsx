@@ -9,7 +9,7 @@ import { renderWithProviders } from '../../../testing/render.tsx';
 import { signedInSession } from '../../../testing/tokens.ts';
 import type { Alarm } from '../api/alarm-types.ts';
 import { alarm, alarms, detail, OPERATOR } from '../testing/alarm-fixtures.ts';
-import { noAlarms } from '../../../testing/alarm-handlers.ts';
+import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 import AlarmsPage from './alarms-page.tsx';
 
 /** Serves `all` in pages of `max`, the cursor being the next index; returns the list requests. */
@@ -26,7 +26,7 @@ function serveList(all: Alarm[]) {
       return HttpResponse.json({ items, next: from + max < all.length ? String(from + max) : null });
     }),
     http.get('/api/alarms/assignees', () => HttpResponse.json([{ userId: OPERATOR.id, username: OPERATOR.name, role: 'operator' }])),
-    ...noAlarms(),
+    ...emptyExtraReads(),
   );
   return requests;
 }

@@ -12,7 +12,7 @@ import { renderWithProviders } from '../../../testing/render.tsx';
 import { serveGateway } from '../../gateways/testing/gateway-fixtures.ts';
 import GatewayDetailPage from '../../gateways/components/gateway-detail-page.tsx';
 import { alarm } from '../testing/alarm-fixtures.ts';
-import { noAlarms } from '../../../testing/alarm-handlers.ts';
+import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 import { AlarmCountButton } from './alarm-count-button.tsx';
 
 preloadDataGrid();
@@ -59,7 +59,7 @@ describe('the count of active alarms in the shell', () => {
   });
 
   it('says so when there is none, in French too', async () => {
-    server.use(...noAlarms());
+    server.use(...emptyExtraReads());
     await initI18n().changeLanguage('fr');
     try {
       renderWithProviders(<AlarmCountButton />);

@@ -60,7 +60,7 @@ export default function GatewayDetailPage() {
           <PeripheralsSection gatewayId={id} />
         </Box>
         <Box sx={{ display: 'grid', gap: 3, minWidth: 0 }}>
-          <DeviceSections deviceId={id} kind="gateway" />
+          <DeviceSections deviceId={id} kind="gateway" place="side" />
           <BleActivitySection gatewayId={id} />
           <GatewayActivitySection gatewayId={id} />
         </Box>

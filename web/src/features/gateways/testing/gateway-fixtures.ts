@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import type { BleActivity, Gateway, GatewayActivity, PeripheralDiscovery } from '../../../lib/types.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { gateway, GATEWAY_ID } from '../../../testing/records.ts';
-import { noAlarms } from '../../../testing/alarm-handlers.ts';
+import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 
 export function activity(n: number, overrides: Partial<GatewayActivity> = {}): GatewayActivity {
   return {
@@ -36,7 +36,7 @@ export function serveTelemetry(telemetry: Telemetry = {}) {
       const rows = typeof telemetry.activity === 'function' ? telemetry.activity(url) : (telemetry.activity ?? []);
       return HttpResponse.json(rows);
     }),
-    ...noAlarms(),
+    ...emptyExtraReads(),
   );
   return activityRequests;
 }

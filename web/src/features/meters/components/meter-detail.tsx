@@ -1,5 +1,6 @@
-// A loaded meter's page: fields, valve commands and consumption on the left;
-// alerts, alarms and activity on the right; stacked below 1000 px (theme `md`).
+// A loaded meter's page: fields, valve commands, the consumption chart and
+// records on the left; alerts, alarms and activity on the right; stacked
+// below 1000 px (theme `md`).
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 
@@ -31,11 +32,12 @@ export function MeterDetail({ meter }: { meter: WaterMeter }) {
         <Stack spacing={2} sx={{ minWidth: 0 }}>
           <MeterInfoPanel meter={meter} />
           <ValveCommandsTable meterId={id} />
+          <DeviceSections deviceId={id} kind="meter" place="consumption" />
           <ConsumptionTable meterId={id} />
         </Stack>
         <Stack spacing={2} sx={{ minWidth: 0 }}>
           <CriticalAlertsTable meterId={id} critical={meter.criticalState} />
-          <DeviceSections deviceId={id} kind="meter" />
+          <DeviceSections deviceId={id} kind="meter" place="side" />
           <BleActivitySection meterId={id} />
           <GatewayActivityTable meterId={id} />
         </Stack>

@@ -4,7 +4,7 @@ import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { idOf } from '../../../lib/format.ts';
 import type { WaterMeter } from '../../../lib/types.ts';
 import { meter } from '../../../testing/records.ts';
-import { noAlarms } from '../../../testing/alarm-handlers.ts';
+import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 
 /** `n` meters with distinct hex ids, registered one second apart (newest first). */
 export function meters(n: number, from = 0): WaterMeter[] {
@@ -37,6 +37,6 @@ export function detailHandlers(record: WaterMeter = meter()): HttpHandler[] {
     http.get(`/api/proxy/wmeters/gateway-activity/${id}`, () => json([])),
     http.get(`/api/proxy/wmeters/shutdown-requests/${id}`, () => json({ status: null })),
     http.get(`/api/proxy/wmeters/${id}`, () => json(record)),
-    ...noAlarms(),
+    ...emptyExtraReads(),
   ];
 }

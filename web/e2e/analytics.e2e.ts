@@ -1,0 +1,33 @@
+// Consumption analytics (issue 20): the meter page's chart draws the
+// rollups of the readings the simulated gateways report, and is read with
+// the keyboard.
+import { describe, it } from 'vitest';
+
+import { heardMeter } from './support/fixtures.ts';
+import { waitUntil } from './support/processes.ts';
+import { browserSuite } from './support/suite.ts';
+
+describe("a meter's consumption chart", () => {
+  const suite = browserSuite();
+
+  it('draws a bar for each day of the range, from the rollups', async () => {
+    const { meter } = await heardMeter(suite.api);
+    await waitUntil('consumption in the rollups', async () => {
+      const series = await suite.api.get<{ totalMl: number }>(`rollups?meter=${meter._id}`);
+      return series.totalMl > 0;
+    });
+    await suite.page.goto(`/water-meters/${meter._id}`);
+    const figure = suite.page.getByRole('figure', { name: /^Consumption: .* (L|m³) in the range shown$/ });
+    await figure.waitFor();
+    const bars = figure.locator('.MuiBarChart-element');
+    await waitUntil('the bars', async () => (await bars.count()) === 31);
+    // The chart is reached and read with the keyboard.
+    await suite.page.getByRole('button', { name: '24 h', exact: true }).click();
+    await waitUntil('hourly bars', async () => (await bars.count()) === 24);
+    // The arrow keys move from bar to bar, each announced with its hour and volume.
+    await figure.locator('[tabindex="0"]').first().focus();
+    await suite.page.keyboard.press('ArrowRight');
+    const announced = figure.locator('[id^="voiceover-"]').first();
+    await waitUntil('the first bar announced', async () => /^Consumption; .+: [\d.,]+ (L|m³)$/.test((await announced.textContent()) ?? ''));
+  });
+});

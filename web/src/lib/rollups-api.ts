@@ -1,0 +1,46 @@
+// Consumption series from the rollups (docs/analytics.md): a meter's, a
+// gateway's or the network's consumption per hour, day or month. A reading
+// hint refetches the meter's series (tag `Consumption`, the meter's id).
+import { api } from './api.ts';
+
+export type Bucket = 'hour' | 'day' | 'month';
+
+export interface SeriesArg {
+  meter?: string;
+  gateway?: string;
+  bucket: Bucket;
+  /** ISO 8601 instants; `to` is excluded. */
+  from: string;
+  to: string;
+}
+
+export interface SeriesPoint {
+  /** The bucket's first instant. */
+  start: string;
+  volumeMl: number;
+  readings: number;
+}
+
+export interface Series {
+  scope: 'meter' | 'gateway' | 'network';
+  bucket: Bucket;
+  timeZone: string;
+  from: string;
+  to: string;
+  totalMl: number;
+  points: SeriesPoint[];
+}
+
+export const rollupsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    consumptionSeries: build.query<Series, SeriesArg>({
+      query: ({ meter, gateway, bucket, from, to }) => ({
+        url: 'api/rollups',
+        params: { bucket, from, to, ...(meter ? { meter } : {}), ...(gateway ? { gateway } : {}) },
+      }),
+      providesTags: (_result, _error, { meter, gateway }) => [{ type: 'Consumption', id: meter ?? gateway ?? 'NETWORK' }],
+    }),
+  }),
+});
+
+export const { useConsumptionSeriesQuery } = rollupsApi;
