@@ -1,4 +1,4 @@
-// Alarms (issue 19): an alert a gateway raises over MQTT becomes an alarm
+// Alarms (docs/alarms.md): an alert a gateway raises over MQTT becomes an alarm
 // that shows on the open Alarms screen without a reload; an operator
 // acknowledges it with a note, assigns it and reads its history; the French
 // dashboard words alarms and notifications in French.

@@ -1,4 +1,4 @@
-// Consumption analytics (issue 20): the meter page's chart draws the
+// Consumption analytics (docs/analytics.md): the meter page's chart draws the
 // rollups of the readings the simulated gateways report, and is read with
 // the keyboard.
 import { describe, it } from 'vitest';

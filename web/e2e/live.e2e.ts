@@ -1,4 +1,4 @@
-// Live pages (issue 19): what a gateway sends shows on the open page without
+// Live pages (DESIGN §11): what a gateway sends shows on the open page without
 // a reload, through the notification stream's change hints.
 import { describe, it } from 'vitest';
 

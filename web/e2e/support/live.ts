@@ -1,4 +1,4 @@
-// Live pages (issue 19): a change shows on an open page within LIVE_MS, with
+// Live pages (DESIGN §11): a change shows on an open page within LIVE_MS, with
 // no reload. `markPage` leaves a mark in the page that a reload would erase;
 // `expectNotReloaded` fails the test when it is gone.
 import type { Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-// Role-aware UI (issue 19): a viewer is offered no action it may not take;
+// Role-aware UI: a viewer is offered no action it may not take;
 // an operator is offered the device actions.
 import { screen, within } from '@testing-library/react';
 import { http } from 'msw';

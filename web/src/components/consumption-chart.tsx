@@ -1,4 +1,4 @@
-// Consumption as bars (issue 20): a meter's, a gateway's or the network's,
+// Consumption as bars (docs/analytics.md): a meter's, a gateway's or the network's,
 // per hour, day or month over a chosen range, read from the rollups, in L or
 // m³, with marks where alarms were raised. The bars load lazily; an empty
 // range says so.

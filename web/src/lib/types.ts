@@ -59,7 +59,7 @@ export interface ConsumptionRecord {
 export interface GatewayActivity {
   _id?: RecordId;
   gatewayId: string;
-  /** The gateway's name, unless it was deleted (not in the spec: issue 19). */
+  /** The gateway's name, unless it was deleted (not in the spec: docs/web.md, Device names). */
   gatewayName?: string | null;
   meterId?: string | null;
   meterName?: string | null;

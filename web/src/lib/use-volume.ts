@@ -1,4 +1,4 @@
-// Volumes with their unit in the signed-in user's language (issue 19).
+// Volumes with their unit in the signed-in user's language (docs/web.md, Volumes).
 import { useTranslation } from 'react-i18next';
 
 import { formatVolume } from './format.ts';
