@@ -113,8 +113,9 @@ pub async fn keep_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<u64, Storag
 /// The entries on `page` (from 1) of `max` each, newest first, and how many
 /// there are in all.
 /// The total comes from the same statement as the entries (a window
-/// count), so the two describe one trail while entries keep arriving; only
-/// a page past the end counts on its own.
+/// count), so the two describe one trail while entries keep arriving: an
+/// empty first page is an empty trail. Only a later page past the end
+/// counts on its own.
 pub async fn page(db: &Db, page: i64, max: i64) -> Result<(Vec<AuditEntry>, i64), StorageError> {
     #[derive(sqlx::FromRow)]
     struct Counted {
@@ -130,6 +131,7 @@ pub async fn page(db: &Db, page: i64, max: i64) -> Result<(Vec<AuditEntry>, i64)
     let rows: Vec<Counted> = query::fetch_all(db, sql, vec![Bind::Int(max), Bind::Int((page - 1) * max)]).await?;
     let total = match rows.first() {
         Some(first) => first.total,
+        None if page == 1 => 0,
         None => query::fetch_count(db, "SELECT COUNT(*) FROM audit_log".to_owned(), Vec::new()).await?,
     };
     Ok((rows.into_iter().map(|counted| AuditEntry::from(counted.row)).collect(), total))
