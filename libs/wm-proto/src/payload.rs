@@ -48,6 +48,7 @@ impl Payload {
             Payload::AlarmCommented(_) => "AlarmCommented",
             Payload::AlarmCleared(_) => "AlarmCleared",
             Payload::AlarmClosed(_) => "AlarmClosed",
+            Payload::MeterThresholdsSet(_) => "MeterThresholdsSet",
             Payload::DeadLetter(_) => "DeadLetter",
         }
     }

@@ -22,7 +22,8 @@ pub const DISCOVERIES: &str = "wmeter.telemetry.discoveries.v1";
 pub const SHUTDOWN: &str = "wmeter.shutdown.v1";
 /// Valve commands and gateway acknowledgements.
 pub const COMMANDS: &str = "wmeter.commands.v1";
-/// Alarms raised, acknowledged, assigned, commented, cleared and closed.
+/// Alarms raised, acknowledged, assigned, commented, cleared and closed;
+/// the meters' own thresholds for the detectors that raise derived alarms.
 pub const ALARMS: &str = "wmeter.alarms.v1";
 /// Per-user notifications.
 pub const NOTIFICATIONS: &str = "wmeter.notifications.v1";
@@ -79,7 +80,8 @@ pub fn for_payload(payload: &Payload) -> &'static str {
         | Payload::AlarmAssigned(_)
         | Payload::AlarmCommented(_)
         | Payload::AlarmCleared(_)
-        | Payload::AlarmClosed(_) => ALARMS,
+        | Payload::AlarmClosed(_)
+        | Payload::MeterThresholdsSet(_) => ALARMS,
         Payload::NotificationCreated(_) | Payload::NotificationDismissed(_) | Payload::NotificationsCleared(_) => {
             NOTIFICATIONS
         }

@@ -113,6 +113,19 @@ pub async fn fetch_in<T: Row>(
     column: &str,
     values: Vec<Bind>,
 ) -> Result<Vec<T>, StorageError> {
+    fetch_in_with(tx, select, column, values, "").await
+}
+
+/// [`fetch_in`] with `tail` after the list (more conditions, or
+/// `FOR UPDATE`), which holds no placeholders:
+/// `select WHERE column IN (…) tail`.
+pub async fn fetch_in_with<T: Row>(
+    tx: &mut Tx,
+    select: &str,
+    column: &str,
+    values: Vec<Bind>,
+    tail: &str,
+) -> Result<Vec<T>, StorageError> {
     let mut out = Vec::new();
     let anonymous = anonymous(tx);
     for chunk in values.chunks(MAX_BINDS) {
@@ -124,6 +137,7 @@ pub async fn fetch_in<T: Row>(
             push_placeholder(&mut sql, i, anonymous);
         }
         sql.push(')');
+        sql.push_str(tail);
         out.extend(with_tx!(tx, conn => bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), chunk.iter().cloned())
             .fetch_all(&mut **conn)
             .await)?);

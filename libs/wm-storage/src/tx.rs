@@ -81,6 +81,23 @@ impl Db {
 }
 
 impl Tx {
+    pub fn backend(&self) -> crate::Backend {
+        match self {
+            Tx::Sqlite(..) => crate::Backend::Sqlite,
+            Tx::Postgres(_) => crate::Backend::Postgres,
+        }
+    }
+
+    /// What ends a `SELECT` that locks the rows it reads until the
+    /// transaction ends: ` FOR UPDATE` on PostgreSQL; nothing on SQLite,
+    /// whose writer lock already holds the whole file.
+    pub fn lock_rows(&self) -> &'static str {
+        match self {
+            Tx::Sqlite(..) => "",
+            Tx::Postgres(_) => " FOR UPDATE",
+        }
+    }
+
     pub async fn commit(self) -> Result<(), StorageError> {
         Ok(with_tx!(self, tx => tx.commit().await)?)
     }

@@ -159,6 +159,7 @@ fn changes(envelope: &Envelope) -> Vec<(String, Option<&'static str>, Change)> {
         | Payload::AlarmCommented(_)
         | Payload::AlarmCleared(_)
         | Payload::AlarmClosed(_) => device(None, "alarm"),
+        Payload::MeterThresholdsSet(_) => device(meter, "thresholds"),
         _ => Vec::new(),
     }
 }

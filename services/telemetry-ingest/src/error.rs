@@ -8,6 +8,7 @@ use wm_storage::StorageError;
 use crate::domain::{
     alarm::AlarmError,
     shutdown::{ShutdownError, Status},
+    thresholds::{Field, ThresholdError},
     valve::ValveError,
 };
 
@@ -37,6 +38,8 @@ pub enum IngestError {
     AuditUnavailable(#[source] StorageError),
     #[error(transparent)]
     Valve(#[from] ValveError),
+    #[error(transparent)]
+    Threshold(#[from] ThresholdError),
     #[error(transparent)]
     Storage(#[from] StorageError),
 }
@@ -78,6 +81,11 @@ impl From<IngestError> for ApiError {
                 ApiError::conflict("not_resendable", capitalized(&e))
             }
             e @ IngestError::Valve(ValveError::Exists) => ApiError::internal(&e),
+            IngestError::Threshold(ThresholdError::UnknownMeter) => ApiError::not_found("No such water meter"),
+            IngestError::Threshold(ThresholdError::OutOfRange(field)) => {
+                let (field, message) = threshold(field);
+                ApiError::validation(message).with_field(field, message)
+            }
             IngestError::Storage(e) => e.into(),
         }
     }
@@ -93,6 +101,16 @@ fn alarm(e: AlarmError) -> ApiError {
         AlarmError::Closed => ApiError::conflict("alarm_closed", message),
         AlarmError::EmptyComment => ApiError::validation(message.clone()).with_field("text", message),
         AlarmError::TooLong(field) => ApiError::validation(message.clone()).with_field(field, message),
+    }
+}
+
+/// The API's name of a threshold, and the range it must be in.
+fn threshold(field: Field) -> (&'static str, &'static str) {
+    match field {
+        Field::ContinuousFlowHours => ("continuousFlowHours", "Must be a whole number of hours from 2 to 168"),
+        Field::NightFlow => ("nightFlowLitresPerHour", "Must be from 0.001 to 1000000 litres an hour"),
+        Field::Burst => ("burstLitresPerHour", "Must be from 0.001 to 1000000 litres an hour"),
+        Field::StuckDays => ("stuckMeterDays", "Must be a whole number of days from 1 to 365"),
     }
 }
 

@@ -16,6 +16,7 @@
 //! services share the `/api/proxy` prefix.
 
 pub mod actions;
+pub mod detectors;
 pub mod dispatch;
 pub mod domain;
 mod error;
@@ -38,10 +39,10 @@ use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
 use wm_storage::{Db, Migrations};
 
 pub use error::IngestError;
-pub use settings::{AlarmSettings, AnalyticsSettings, MqttSettings, TelemetrySettings};
+pub use settings::{AlarmSettings, AnalyticsSettings, DetectorSettings, MqttSettings, TelemetrySettings};
 pub use state::IngestState;
 
-use crate::ingest::metrics::IngestMetrics;
+use crate::{detectors::Detectors, ingest::metrics::IngestMetrics};
 
 /// The service's name, as given to `wmeter run`; also its outbox source.
 pub const NAME: &str = "telemetry-ingest";
@@ -63,34 +64,54 @@ pub const TOPICS: &[&str] = &[
 ];
 
 /// The service's tables. It also needs the outbox.
-pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups");
+pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups", 6 => "detectors");
 
-/// The service's state and the relay that publishes its events; spawn
-/// [`Relay::run`] beside the server.
+/// The relay that publishes the service's events: give it to [`build`] and
+/// [`projections`], and spawn [`Relay::run`] beside the server.
+pub fn relay(db: Db, log: Arc<dyn EventLog>) -> Relay {
+    Relay::new(db, log, NAME)
+}
+
+/// The service's state.
 pub fn build(
     db: Db,
-    log: Arc<dyn EventLog>,
+    relay: Relay,
     clock: Arc<dyn Clock>,
     alarms: AlarmSettings,
     analytics: AnalyticsSettings,
     registry: &mut Registry,
-) -> (web::Data<IngestState>, Relay) {
-    let relay = Relay::new(db.clone(), log, NAME);
+) -> web::Data<IngestState> {
     let metrics = IngestMetrics::register(registry);
     let dispatch = Arc::new(tokio::sync::Notify::new());
     let (alarms, analytics) = (Arc::new(alarms), Arc::new(analytics));
-    (web::Data::new(IngestState { db, relay: relay.clone(), clock, metrics, dispatch, alarms, analytics }), relay)
+    web::Data::new(IngestState { db, relay, clock, metrics, dispatch, alarms, analytics })
+}
+
+/// The leak detectors, unless they (or the rollups they read) are off.
+pub fn detectors(alarms: &AlarmSettings, analytics: &AnalyticsSettings) -> Option<Detectors> {
+    (analytics.rollups && analytics.detectors.enabled).then(|| Detectors {
+        settings: analytics.detectors.clone(),
+        alarms: alarms.clone(),
+        tz: analytics.tz(),
+    })
 }
 
 /// The service's projections, in rebuild order; the rollups unless
-/// `analytics.rollups` is off.
-pub fn projections(db: &Db, analytics: &AnalyticsSettings, clock: Arc<dyn Clock>) -> Vec<Arc<dyn Projection>> {
+/// `analytics.rollups` is off, with the detectors unless they are off and
+/// their alarms published by `relay`.
+pub fn projections(
+    db: &Db,
+    (alarms, analytics): (&AlarmSettings, &AnalyticsSettings),
+    clock: Arc<dyn Clock>,
+    relay: &Relay,
+) -> Vec<Arc<dyn Projection>> {
     let mut all: Vec<Arc<dyn Projection>> = vec![
         Arc::new(projections::DirectoryProjection { db: db.clone() }),
         Arc::new(projections::TelemetryProjection { db: db.clone() }),
     ];
     if analytics.rollups {
-        all.push(Arc::new(projections::RollupProjection::new(db.clone(), analytics.tz(), clock)));
+        let detectors = detectors(alarms, analytics).map(|d| (d, relay.clone()));
+        all.push(Arc::new(projections::RollupProjection::new(db.clone(), analytics.tz(), clock, detectors)));
     }
     all
 }

@@ -7,6 +7,7 @@ use async_trait::async_trait;
 use wm_eventlog::{
     Record,
     envelopes::decode,
+    outbox::{self, Relay},
     projection::{ApplyError, Effects, Projection},
 };
 use wm_proto::topics;
@@ -19,6 +20,8 @@ use wm_domain::Clock;
 use wm_proto::{Envelope, Payload};
 
 use crate::{
+    NAME,
+    detectors::Detectors,
     domain::rollup::{self, Reading},
     storage::{directory, rollups, telemetry},
 };
@@ -113,18 +116,23 @@ const PRUNE_EVERY_US: i64 = rollup::HOUR_US / 6;
 /// Consumption per meter per hour and per day, per gateway and over the
 /// network per day (`domain::rollup`), from the readings topic. A reading
 /// is counted once: its event id is claimed in the batch's transaction.
+/// Live, the leak detectors then decide the hours the batch closed, and
+/// their alarms are staged in the same transaction.
 #[derive(Debug)]
 pub struct RollupProjection {
     pub db: Db,
     pub tz: Tz,
     pub clock: std::sync::Arc<dyn Clock>,
+    /// The leak detectors and the relay that publishes their alarms, unless
+    /// they are off.
+    pub detectors: Option<(Detectors, Relay)>,
     /// When old claims were last deleted (µs).
     pruned_at: AtomicI64,
 }
 
 impl RollupProjection {
-    pub fn new(db: Db, tz: Tz, clock: std::sync::Arc<dyn Clock>) -> Self {
-        Self { db, tz, clock, pruned_at: AtomicI64::new(i64::MIN) }
+    pub fn new(db: Db, tz: Tz, clock: std::sync::Arc<dyn Clock>, detectors: Option<(Detectors, Relay)>) -> Self {
+        Self { db, tz, clock, detectors, pruned_at: AtomicI64::new(i64::MIN) }
     }
 }
 
@@ -156,7 +164,7 @@ impl Projection for RollupProjection {
         &[topics::READINGS]
     }
 
-    async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
+    async fn apply(&self, records: &[Record], effects: Effects) -> Result<(), ApplyError> {
         let envelopes: Vec<Envelope> = records.iter().filter_map(decode).collect();
         let batch = readings_of(&envelopes);
         if batch.is_empty() {
@@ -168,6 +176,13 @@ impl Projection for RollupProjection {
         let mut new = rollups::claim(&mut tx, &ids, now).await?;
         let fresh: Vec<Reading> = batch.into_iter().filter(|r| new.remove(&r.event_id)).collect();
         rollups::add(&mut tx, &rollup::increments(&fresh, self.tz)).await?;
+        let detectors = self.detectors.as_ref().filter(|_| effects == Effects::Live);
+        let mut found = false;
+        if let Some((detectors, _)) = detectors {
+            let alarms = detectors.after_readings(&mut tx, &fresh, now).await?;
+            outbox::stage(&mut tx, NAME, None, &alarms).await?;
+            found = !alarms.is_empty();
+        }
         let prune = now.saturating_sub(self.pruned_at.load(Ordering::Relaxed)) >= PRUNE_EVERY_US;
         if prune {
             rollups::forget_claims(&mut tx, now - CLAIMS_KEPT_US).await?;
@@ -175,6 +190,9 @@ impl Projection for RollupProjection {
         tx.commit().await?;
         if prune {
             self.pruned_at.store(now, Ordering::Relaxed);
+        }
+        if let Some((_, relay)) = detectors.filter(|_| found) {
+            relay.wake();
         }
         Ok(())
     }

@@ -30,6 +30,9 @@ pub struct Wiring {
     /// The notification service's state and relay, when this role runs it
     /// (its projections need them).
     notification: Option<(actix_web::web::Data<wm_notification::NotificationState>, wm_eventlog::outbox::Relay)>,
+    /// The relay of telemetry ingest's events, when this role runs it (its
+    /// leak detectors stage alarms from a projection).
+    ingest_relay: Option<wm_eventlog::outbox::Relay>,
     stop: CancellationToken,
     consumers: JoinSet<()>,
 }
@@ -41,6 +44,7 @@ impl Wiring {
             event_log,
             projections: Vec::new(),
             notification: None,
+            ingest_relay: None,
             stop: CancellationToken::new(),
             consumers: JoinSet::new(),
         }
@@ -59,6 +63,11 @@ impl Wiring {
         &self,
     ) -> Option<&(actix_web::web::Data<wm_notification::NotificationState>, wm_eventlog::outbox::Relay)> {
         self.notification.as_ref()
+    }
+
+    /// The relay of telemetry ingest's events, when this role runs it.
+    pub fn ingest_relay(&self) -> Option<&wm_eventlog::outbox::Relay> {
+        self.ingest_relay.as_ref()
     }
 
     /// The projections of the services this process runs. Services add
@@ -122,7 +131,10 @@ pub async fn connect(settings: &Settings, role: Role, clock: Arc<dyn Clock>) -> 
         wiring.projections.extend(wm_device_registry::projections(&db, clock.clone()));
     }
     if role.mounts(Service::TelemetryIngest) {
-        wiring.projections.extend(wm_telemetry_ingest::projections(&db, &settings.analytics, clock.clone()));
+        let relay = wm_telemetry_ingest::relay(db.clone(), event_log.clone());
+        let analytics = (&settings.alarms, &settings.analytics);
+        wiring.projections.extend(wm_telemetry_ingest::projections(&db, analytics, clock.clone(), &relay));
+        wiring.ingest_relay = Some(relay);
     }
     if role.mounts(Service::Notification) {
         let lost_after = settings.devices.gateway_lost_after().to_std().unwrap_or(std::time::Duration::MAX);

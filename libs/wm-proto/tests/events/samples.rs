@@ -195,6 +195,13 @@ fn alarms() -> Vec<Payload> {
         Payload::AlarmCommented(AlarmCommented { alarm_id: ALARM.into(), text: "valve replaced".into() }),
         Payload::AlarmCleared(AlarmCleared { alarm_id: ALARM.into(), note: "dry".into() }),
         Payload::AlarmClosed(AlarmClosed { alarm_id: ALARM.into(), note: "billed".into() }),
+        Payload::MeterThresholdsSet(MeterThresholdsSet {
+            meter_id: METER.into(),
+            continuous_flow_hours: Some(12),
+            night_flow_ml: Some(2_500),
+            burst_ml: None,
+            stuck_days: Some(14),
+        }),
     ]
 }
 

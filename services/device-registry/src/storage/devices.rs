@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use wm_domain::DeviceKind;
 use wm_proto::Payload;
 use wm_storage::{
-    Backend, StorageError, Tx,
+    StorageError, Tx,
     bulk::{self, Rows},
     execute,
     query::Bind,
@@ -52,19 +52,8 @@ pub async fn audit_snapshot(tx: &mut Tx, kind: DeviceKind, id: &str) -> Result<O
 /// The row `id` of `T`'s table in `tx`, locked for the rest of the
 /// transaction on PostgreSQL (SQLite's writer lock already holds the file).
 async fn locked<T: Table>(tx: &mut Tx, id: &str) -> Result<Option<T>, StorageError> {
-    let sql = format!("SELECT {} FROM {} WHERE id = $1{}", T::COLUMNS, T::TABLE, lock(tx));
+    let sql = format!("SELECT {} FROM {} WHERE id = $1{}", T::COLUMNS, T::TABLE, tx.lock_rows());
     Ok(with_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut **conn).await)?)
-}
-
-fn lock(tx: &Tx) -> &'static str {
-    if backend(tx) == Backend::Postgres { " FOR UPDATE" } else { "" }
-}
-
-fn backend(tx: &Tx) -> Backend {
-    match tx {
-        Tx::Sqlite(..) => Backend::Sqlite,
-        Tx::Postgres(_) => Backend::Postgres,
-    }
 }
 
 /// A `registeredAt` for a new device of `kind`: `now`, or one microsecond

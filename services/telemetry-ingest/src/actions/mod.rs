@@ -1,10 +1,12 @@
 //! What operators do through telemetry ingest, and the effects ingest
 //! decides on its own: answer a meter's shutdown request ([`valve`] closes
 //! the valve and follows the command to its end), and act on alarms
-//! ([`alarms`]). Each decision, its events and its audit record commit in
-//! one transaction.
+//! ([`alarms`]), and set a meter's own leak-detector thresholds
+//! ([`thresholds`]). Each decision, its events and its audit record commit
+//! in one transaction.
 
 pub mod alarms;
+pub mod thresholds;
 pub mod valve;
 
 use chrono::{DateTime, Utc};

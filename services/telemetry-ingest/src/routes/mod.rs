@@ -1,5 +1,6 @@
 //! Telemetry ingest's HTTP routes (spec §7; alarms and valve commands,
-//! docs/alarms.md; consumption series, docs/analytics.md) and their OpenAPI description.
+//! docs/alarms.md; consumption series and leak-detector thresholds,
+//! docs/analytics.md) and their OpenAPI description.
 //! The service is mounted before the registry, whose `gateways/{id}` would
 //! otherwise claim `gateways/gateway-activity`; its own `wmeters/critical/{id}`
 //! matches only ids, leaving `wmeters/critical/count` to the registry.
@@ -10,6 +11,7 @@ mod lists;
 mod params;
 mod rollups;
 mod shutdown;
+mod thresholds;
 mod valve;
 
 use actix_web::web;
@@ -41,6 +43,8 @@ use utoipa::OpenApi;
         valve::timeline,
         valve::resend,
         rollups::series,
+        thresholds::get,
+        thresholds::put,
     ),
     components(schemas(wm_http::ApiError))
 )]
@@ -74,5 +78,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(&format!("/api/alarms/{ID}/close"), web::post().to(alarms::close))
         .route("/api/valve-commands", web::get().to(valve::timeline))
         .route("/api/valve-commands/{id}/resend", web::post().to(valve::resend))
-        .route("/api/rollups", web::get().to(rollups::series));
+        .route("/api/rollups", web::get().to(rollups::series))
+        .route("/api/thresholds/{id}", web::get().to(thresholds::get))
+        .route("/api/thresholds/{id}", web::put().to(thresholds::put));
 }

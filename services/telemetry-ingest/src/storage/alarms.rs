@@ -66,6 +66,13 @@ pub async fn open(tx: &mut Tx, device_id: &str, alarm_type: &str) -> Result<Opti
     row.map(Alarm::try_from).transpose()
 }
 
+/// Who raised the alarm: a user id, `gateway:<serial>` or `service:<name>`.
+pub async fn raised_by(tx: &mut Tx, alarm_id: &str) -> Result<Option<String>, StorageError> {
+    let row: Option<(String,)> = with_tx!(tx, conn => sqlx::query_as("SELECT raised_by FROM alarms WHERE alarm_id = $1")
+        .bind(alarm_id).fetch_optional(&mut **conn).await)?;
+    Ok(row.map(|(by,)| by))
+}
+
 /// The alarm, to act on.
 pub async fn find(tx: &mut Tx, alarm_id: &str) -> Result<Option<Alarm>, StorageError> {
     let sql = format!("SELECT {COLUMNS} FROM alarms WHERE alarm_id = $1");

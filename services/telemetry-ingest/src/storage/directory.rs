@@ -58,6 +58,12 @@ pub async fn meter_address(tx: &mut Tx, meter_id: &str) -> Result<Option<(BleAdd
     Ok(row.and_then(|(ble, name)| BleAddress::parse(&ble).ok().map(|ble| (ble, name))))
 }
 
+/// Whether the meter is registered.
+pub async fn is_meter(db: &Db, meter_id: &str) -> Result<bool, StorageError> {
+    let sql = "SELECT COUNT(*) FROM ingest_meters WHERE id = $1";
+    Ok(query::fetch_count(db, sql.to_owned(), vec![meter_id.into()]).await? > 0)
+}
+
 /// The display names of the devices among `ids` that are registered
 /// (`W-…` or the meter's name, `GTW-{serial}`), by id: one query, so a
 /// table shows names instead of ids.

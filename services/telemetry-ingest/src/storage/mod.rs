@@ -4,10 +4,12 @@
 pub mod alarm_filter;
 pub mod alarm_views;
 pub mod alarms;
+pub mod detectors;
 pub mod directory;
 pub mod reads;
 pub mod retention;
 pub mod rollups;
 pub mod shutdowns;
 pub mod telemetry;
+pub mod thresholds;
 pub mod valve_commands;

@@ -13,7 +13,7 @@ use wm_storage::{
     query::Bind,
 };
 
-use super::{alarms, shutdowns, valve_commands};
+use super::{alarms, shutdowns, thresholds, valve_commands};
 
 /// Records that each `(gateway_id, message_id)` was accepted, and returns
 /// those that were not already (the others are resends). A pair listed
@@ -123,6 +123,7 @@ async fn persist_one(tx: &mut Tx, envelope: &Envelope) -> Result<(), StorageErro
         | Payload::AlarmCommented(_)
         | Payload::AlarmCleared(_)
         | Payload::AlarmClosed(_) => alarms::persist(tx, envelope).await?,
+        Payload::MeterThresholdsSet(_) => thresholds::persist(tx, envelope).await?,
         _ => {}
     }
     Ok(())
@@ -150,6 +151,7 @@ pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
         "shutdown_requests",
         "valve_commands",
         "gateway_sessions",
+        "meter_thresholds",
     ];
     for table in tables {
         execute!(tx, sqlx::AssertSqlSafe(format!("DELETE FROM {table}")))?;

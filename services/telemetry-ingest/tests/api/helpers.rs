@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use wm_storage::Backend;
-use wm_telemetry_ingest::MqttSettings;
+use wm_telemetry_ingest::{AlarmSettings, AnalyticsSettings, MqttSettings};
 pub use wm_test_support::{
     devices::address,
     eventually,
@@ -18,18 +18,22 @@ use wm_test_support::{
 pub type TestApp = ServiceApp;
 
 /// Ingest alone, once per database backend, with its MQTT side, its
-/// projections and its outbox relay running.
+/// projections, its leak detectors and its outbox relay running.
 pub async fn spawn_each() -> Vec<TestApp> {
+    spawn_each_with(AnalyticsSettings::default()).await
+}
+
+/// [`spawn_each`] with these `analytics` settings; the detectors sweep
+/// silent meters five times a second (by the test's clock).
+pub async fn spawn_each_with(analytics: AnalyticsSettings) -> Vec<TestApp> {
     service::spawn_each(async |h: &mut Harness| {
         h.log.ensure_topics(wm_telemetry_ingest::TOPICS).await.unwrap();
-        let (state, relay) = wm_telemetry_ingest::build(
-            h.db.clone(),
-            h.log.clone(),
-            h.clock.clone(),
-            wm_telemetry_ingest::AlarmSettings::default(),
-            wm_telemetry_ingest::AnalyticsSettings::default(),
-            &mut h.metrics,
-        );
+        let (alarms, analytics) = (AlarmSettings::default(), analytics.clone());
+        let detectors = wm_telemetry_ingest::detectors(&alarms, &analytics);
+        let relay = wm_telemetry_ingest::relay(h.db.clone(), h.log.clone());
+        let projections = wm_telemetry_ingest::projections(&h.db, (&alarms, &analytics), h.clock.clone(), &relay);
+        let state =
+            wm_telemetry_ingest::build(h.db.clone(), relay.clone(), h.clock.clone(), alarms, analytics, &mut h.metrics);
         let mut settings = MqttSettings { listen: "127.0.0.1:0".to_owned(), ..MqttSettings::default() };
         if h.backend() == Backend::Postgres {
             let broker = Mosquitto::for_wmeter().expect("Mosquitto, with the other test servers");
@@ -44,9 +48,13 @@ pub async fn spawn_each() -> Vec<TestApp> {
             h.broker = Some((broker.addr(), login.clone()));
         }
         h.keep(mqtt);
+        if let Some(detectors) = detectors {
+            let (swept, every) = (state.get_ref().clone(), std::time::Duration::from_millis(200));
+            h.spawn(move |stop| wm_telemetry_ingest::detectors::run(detectors, swept, every, stop));
+        }
         Mount::new(wm_telemetry_ingest::openapi(), move |cfg| wm_telemetry_ingest::configure(state.clone())(cfg))
             .migrations([&wm_telemetry_ingest::MIGRATIONS])
-            .projections(wm_telemetry_ingest::projections(&h.db, &Default::default(), h.clock.clone()))
+            .projections(projections)
             .relays([relay])
     })
     .await

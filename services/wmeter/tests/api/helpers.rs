@@ -180,6 +180,12 @@ impl TestApp {
         wm_notification::projections(&state)
     }
 
+    /// A relay of telemetry ingest's events over this app's database and
+    /// log, for a test that builds ingest's projections.
+    pub fn ingest_relay(&self) -> wm_eventlog::outbox::Relay {
+        wm_telemetry_ingest::relay(self.db().clone(), self.event_log())
+    }
+
     /// The application's database, for arranging a test's data.
     pub fn db(&self) -> &wm_storage::Db {
         self.db.as_ref().expect("this app has a database")

@@ -49,6 +49,7 @@ const PROJECTION_TABLES: &[&str] = &[
     "meter_daily",
     "gateway_daily",
     "network_daily",
+    "meter_thresholds",
     "notification_users",
     "notification_devices",
     "notification_gateways",
@@ -99,7 +100,8 @@ async fn settled(app: &TestApp) -> Vec<String> {
 fn every_projection(app: &TestApp) -> Vec<std::sync::Arc<dyn Projection>> {
     let mut all = wm_auth::projections(app.db());
     all.extend(wm_device_registry::projections(app.db(), app.clock.clone()));
-    all.extend(wm_telemetry_ingest::projections(app.db(), &Default::default(), app.clock.clone()));
+    let settings = (&Default::default(), &Default::default());
+    all.extend(wm_telemetry_ingest::projections(app.db(), settings, app.clock.clone(), &app.ingest_relay()));
     all.extend(app.notification_projections());
     all
 }
@@ -154,6 +156,18 @@ async fn replaying_every_projection_restores_every_table_and_sends_nothing() {
             let response = app.send_as(Role::Operator, Method::POST, &format!("{alarm}/{action}"), Some(body)).await;
             assert_eq!(response.status(), 200, "{action}");
         }
+        // A meter's own thresholds, and a leak its detectors find in
+        // readings sent late: two hours of flow, then a dry hour.
+        let thresholds = Some(json!({"continuousFlowHours": 2}));
+        let path = format!("/api/thresholds/{}", meters[1]);
+        assert_eq!(app.send_as(Role::Operator, Method::PUT, &path, thresholds).await.status(), 200);
+        for (id, hours_ago, litres) in [(20, 4, 3), (21, 3, 3), (22, 2, 0), (23, 0, 0)] {
+            let at = (app.clock.now() - chrono::TimeDelta::hours(hours_ago)).to_rfc3339();
+            let reading = json!({"messageId": id, "timestamp": at, "meter": ble2, "record": litres, "unit": "L"});
+            gw.send("reading", reading.to_string()).await;
+        }
+        gw.acked(4).await;
+        json_when(&app, "/api/alarms?type=continuous-flow", |page| page["items"][0]["status"] == "cleared").await;
         eventually("ann's notifications", || async {
             let sql = "SELECT COUNT(*) FROM notifications";
             let n: i64 = with_pool!(app.db(), pool => sqlx::query_scalar(sql).fetch_one(pool).await).unwrap();
@@ -163,7 +177,7 @@ async fn replaying_every_projection_restores_every_table_and_sends_nothing() {
         let before = settled(&app).await;
         let filled =
             ["readings", "alerts", "valve_commands", "notifications", "audit_log", "gateway_sessions", "alarms"];
-        for table in filled.into_iter().chain(["alarm_history", "alarm_counts", "ingest_users"]) {
+        for table in filled.into_iter().chain(["alarm_history", "alarm_counts", "ingest_users", "meter_thresholds"]) {
             assert!(before.iter().any(|row| row.starts_with(&format!("{table}: "))), "{table} has rows to compare");
         }
 
