@@ -109,6 +109,11 @@ pub struct SimulateArgs {
     /// mqtt.gateway_password.
     #[arg(long)]
     pub broker: Option<String>,
+    /// Make the first meters leak, burst or stick (one scenario per meter,
+    /// repeat or separate with commas), each with the backlog of readings
+    /// its leak detector needs, sent first.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub scenario: Vec<crate::simulator::Scenario>,
 }
 
 #[derive(Debug, clap::Subcommand)]

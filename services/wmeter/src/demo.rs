@@ -16,7 +16,7 @@ use wm_mqtt::Login;
 
 use crate::{
     app::Application,
-    simulator::{self, SimGateway, SimSettings},
+    simulator::{self, Scenario, SimGateway, SimSettings},
 };
 
 /// The demo network: gateways, meters, and the seed of their identifiers.
@@ -36,14 +36,22 @@ pub async fn start(app: &mut Application) -> anyhow::Result<()> {
     }
     let (addr, (username, password)) = app.embedded_broker().context("the demo needs the embedded broker")?;
     let login = Login { host: addr.ip().to_string(), port: addr.port(), client_id: String::new(), username, password };
-    let settings = SimSettings { rate: 5.0, duration: None, silence: Duration::from_secs(3 * 3600), seed: 7 };
+    let settings = SimSettings {
+        rate: 5.0,
+        duration: None,
+        silence: Duration::from_secs(3 * 3600),
+        seed: 7,
+        scenarios: vec![Scenario::Leak, Scenario::Burst, Scenario::Stuck],
+    };
     app.spawn(move |stop| async move {
         // Ingest learns new devices from the registry's events: give it a moment.
         tokio::time::sleep(Duration::from_secs(2)).await;
         let stats = simulator::run(&fleet, &login, &settings, stop).await;
         tracing::info!(sent = stats.sent, acked = stats.commands_acked, "demo simulator stopped");
     });
-    crate::output::say(format_args!("demo simulator: {GATEWAYS} gateways publishing about 5 messages a second"));
+    crate::output::say(format_args!(
+        "demo simulator: {GATEWAYS} gateways publishing about 5 messages a second; a leak, a burst and a stuck meter"
+    ));
     Ok(())
 }
 

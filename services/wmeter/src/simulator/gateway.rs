@@ -9,7 +9,7 @@ use std::{
     time::Duration,
 };
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Packet, QoS};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
@@ -83,9 +83,21 @@ impl Connection {
     }
 
     /// Publishes `body` (with a fresh message id and the time) on `kind`.
-    pub async fn send(&self, kind: topic::Kind, mut body: Value) -> Result<(), rumqttc::ClientError> {
-        body["messageId"] = json!(self.next_id.fetch_add(1, Ordering::Relaxed));
-        body["timestamp"] = json!(Utc::now().to_rfc3339());
+    pub async fn send(&self, kind: topic::Kind, body: Value) -> Result<(), rumqttc::ClientError> {
+        self.send_measured(kind, body, self.next_id.fetch_add(1, Ordering::Relaxed), Utc::now()).await
+    }
+
+    /// Publishes `body` on `kind` as message `message_id`, measured `at`
+    /// (what a gateway uploads late).
+    pub async fn send_measured(
+        &self,
+        kind: topic::Kind,
+        mut body: Value,
+        message_id: u64,
+        at: DateTime<Utc>,
+    ) -> Result<(), rumqttc::ClientError> {
+        body["messageId"] = json!(message_id);
+        body["timestamp"] = json!(at.to_rfc3339());
         self.client.publish(topic::uplink(&self.serial, kind), QoS::AtLeastOnce, false, body.to_string()).await
     }
 

@@ -1,12 +1,15 @@
 //! `wmeter simulate`: a fleet of gateways speaking the MQTT contract
-//! (`docs/mqtt.md`) at a chosen rate: realistic readings (each meter's
-//! volume only grows), BLE RSSI from -40 to -95 dBm, discoveries of
-//! unregistered peripherals, alerts that are raised and later cleared,
-//! occasional shutdown requests, gateways that fall silent for a while (so
-//! they turn lost), and acks for every valve command received.
+//! (`docs/mqtt.md`) at a chosen rate: readings of what a household uses
+//! since its previous reading ([`usage`]), BLE RSSI from -40 to -95 dBm,
+//! discoveries of unregistered peripherals, alerts that are raised and
+//! later cleared, occasional shutdown requests, gateways that fall silent
+//! for a while (so they turn lost), and acks for every valve command
+//! received. Scenarios make the first meters leak, burst or stick, with the
+//! backlog their detectors need sent first.
 
 mod fleet;
 mod gateway;
+mod usage;
 
 use std::{
     collections::HashMap,
@@ -23,8 +26,11 @@ use serde_json::json;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-pub use self::fleet::{SimGateway, fleet};
 use self::gateway::Connection;
+pub use self::{
+    fleet::{SimGateway, SimMeter, fleet},
+    usage::Scenario,
+};
 use wm_mqtt::Login;
 use wm_uplink::topic::Kind;
 
@@ -39,6 +45,8 @@ pub struct SimSettings {
     pub silence: Duration,
     /// Seeds the random choices.
     pub seed: u64,
+    /// What goes wrong on the first meters: scenario `i` on meter `i`.
+    pub scenarios: Vec<Scenario>,
 }
 
 /// What a run did.
@@ -49,6 +57,51 @@ pub struct Stats {
 }
 
 const ALERTS: [&str; 4] = ["leak", "burst", "tamper", "low-battery"];
+
+/// The meters `scenarios` apply to, with their gateway: scenario `i` on the
+/// fleet's meter `i` (meters go round the gateways).
+pub fn scenario_meters<'a>(
+    fleet: &'a [SimGateway],
+    scenarios: &[Scenario],
+) -> Vec<(&'a SimGateway, &'a SimMeter, Scenario)> {
+    scenarios
+        .iter()
+        .enumerate()
+        .filter_map(|(i, scenario)| {
+            let gateway = fleet.get(i % fleet.len().max(1))?;
+            Some((gateway, gateway.meters.get(i / fleet.len().max(1))?, *scenario))
+        })
+        .collect()
+}
+
+/// When the backlogs are sent, after the start: again, in case the devices
+/// were registered so recently that ingest did not know them yet (their
+/// message ids make a second copy a resend, taken once).
+const BACKLOG_AT: [Duration; 3] = [Duration::ZERO, Duration::from_secs(3), Duration::from_secs(30)];
+
+/// Sends each scenario meter's backlog, as of `since`, through its
+/// gateway's connection.
+async fn send_backlogs(
+    fleet: &[SimGateway],
+    online: &[Option<Connection>],
+    scenarios: &[Scenario],
+    since: chrono::DateTime<Utc>,
+) -> u64 {
+    let mut sent = 0;
+    for (i, (gateway, meter, scenario)) in scenario_meters(fleet, scenarios).into_iter().enumerate() {
+        let Some(Some(connection)) = fleet.iter().position(|g| g.serial == gateway.serial).map(|g| &online[g]) else {
+            continue;
+        };
+        for (at, ml) in usage::backlog(scenario, since) {
+            let body = json!({"meter": meter.ble_address, "record": ml, "unit": "mL"});
+            match connection.send_measured(Kind::Reading, body, usage::backlog_id(at, i), at).await {
+                Ok(()) => sent += 1,
+                Err(e) => tracing::warn!(error = %e, meter = meter.serial, "backlog reading not sent"),
+            }
+        }
+    }
+    sent
+}
 
 /// Runs `fleet` on the broker at `broker` (with the gateways' login) until
 /// the duration ends or `stop`.
@@ -64,13 +117,21 @@ pub async fn run(fleet: &[SimGateway], broker: &Login, settings: &SimSettings, s
         .collect();
     let mut silent_until: HashMap<usize, Instant> = HashMap::new();
     let mut raised: HashMap<String, &'static str> = HashMap::new();
+    let scenario_of: HashMap<&str, Scenario> =
+        scenario_meters(fleet, &settings.scenarios).into_iter().map(|(_, m, s)| (m.serial.as_str(), s)).collect();
+    let mut read_at: HashMap<&str, chrono::DateTime<Utc>> = HashMap::new();
     let mut sent = 0;
     let started = Instant::now();
+    let since = Utc::now();
+    let mut backlogs = BACKLOG_AT.iter().peekable();
     let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / settings.rate.max(0.01)));
     while settings.duration.is_none_or(|d| started.elapsed() < d) && !fleet.is_empty() {
         tokio::select! {
             () = stop.cancelled() => break,
             _ = tick.tick() => {}
+        }
+        if backlogs.next_if(|at| started.elapsed() >= **at).is_some() && !settings.scenarios.is_empty() {
+            sent += send_backlogs(fleet, &online, &settings.scenarios, since).await;
         }
         silent_until.retain(|&g, until| {
             let back = Instant::now() >= *until;
@@ -121,12 +182,15 @@ pub async fn run(fleet: &[SimGateway], broker: &Login, settings: &SimSettings, s
                     .await
             }
             (_, Some(meter)) => {
-                connection
-                    .send(
-                        Kind::Reading,
-                        json!({"meter": meter.ble_address, "record": rng.random_range(0..=20), "unit": "L"}),
-                    )
-                    .await
+                let now = Utc::now();
+                let last = read_at.insert(&meter.serial, now).unwrap_or(since);
+                let ml = usage::used_ml(
+                    scenario_of.get(meter.serial.as_str()).copied(),
+                    last,
+                    now,
+                    rng.random_range(0.6..1.4),
+                );
+                connection.send(Kind::Reading, json!({"meter": meter.ble_address, "record": ml, "unit": "mL"})).await
             }
         };
         match result {

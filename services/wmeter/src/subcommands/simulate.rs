@@ -34,6 +34,7 @@ pub async fn run(settings: Settings, args: SimulateArgs) -> anyhow::Result<()> {
         duration: (args.duration > 0).then(|| Duration::from_secs(args.duration)),
         silence: Duration::from_secs(3 * 3600),
         seed: u64::from(args.seed),
+        scenarios: args.scenario.clone(),
     };
     let stop = CancellationToken::new();
     let on_signal = stop.clone();
@@ -45,6 +46,12 @@ pub async fn run(settings: Settings, args: SimulateArgs) -> anyhow::Result<()> {
         "simulating {} gateways and {} meters on mqtt://{}:{}",
         args.gateways, args.meters, broker.host, broker.port
     ));
+    for (gateway, meter, scenario) in simulator::scenario_meters(&fleet, &sim.scenarios) {
+        crate::output::say(format_args!(
+            "scenario {scenario:?} on meter {} of gateway {}",
+            meter.serial, gateway.serial
+        ));
+    }
     let stats = simulator::run(&fleet, &broker, &sim, stop).await;
     crate::output::say(format_args!(
         "sent {} uplinks; acknowledged {} valve commands",
