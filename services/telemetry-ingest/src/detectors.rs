@@ -36,6 +36,9 @@ use crate::{
 
 /// Meters whose silent hours are decided per round, at most.
 const SWEEP: i64 = 500;
+/// How far back a meter decided for the first time starts, at most: the
+/// longest window of the default thresholds and then some.
+const FIRST_LOOKBACK_US: i64 = 8 * 24 * HOUR_US;
 
 /// What the detectors need to decide a meter's hours.
 #[derive(Clone, Debug)]
@@ -72,12 +75,14 @@ impl Detectors {
     /// Decides each meter's hours up to its `until` (µs, exclusive);
     /// persists the alarm events found and returns them. A meter never
     /// decided starts at its first hour with readings, whichever reading
-    /// came first.
+    /// came first, or [`FIRST_LOOKBACK_US`] before `until` if that is later.
     async fn decide(&self, tx: &mut Tx, until: HashMap<&str, i64>) -> Result<Vec<Envelope>, StorageError> {
         let meters: Vec<&str> = until.keys().copied().collect();
         let mut states = detectors::load(tx, &meters).await?;
         let new: Vec<&str> = meters.iter().copied().filter(|m| !states.contains_key(*m)).collect();
         for (meter, first) in detectors::first_hours(tx, &new).await? {
+            let earliest = until[meter.as_str()] - FIRST_LOOKBACK_US;
+            let first = first.max(earliest - earliest.rem_euclid(HOUR_US));
             states.insert(meter, State { next_hour: Some(first), ..State::default() });
         }
         let advancing: Vec<&str> = meters
