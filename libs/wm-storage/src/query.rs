@@ -167,6 +167,35 @@ pub async fn fetch_optional<T: Row>(db: &Db, sql: String, binds: Vec<Bind>) -> R
     )
 }
 
+/// Sends every row of `sql` to `sink` as the database sends it, without
+/// holding them all (an export of a million rows), then the error if the
+/// query failed part way; stops early when the receiver is gone.
+pub async fn send_rows<T: Row>(
+    db: &Db,
+    sql: String,
+    binds: Vec<Bind>,
+    sink: &tokio::sync::mpsc::Sender<Result<T, StorageError>>,
+) {
+    use futures::TryStreamExt;
+    let sent = with_pool!(db, pool => {
+        let mut rows = crate::bind_each!(sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(sql)), binds).fetch(pool);
+        loop {
+            match rows.try_next().await {
+                Ok(Some(row)) => {
+                    if sink.send(Ok(row)).await.is_err() {
+                        break Ok(());
+                    }
+                }
+                Ok(None) => break Ok(()),
+                Err(e) => break Err(StorageError::from(e)),
+            }
+        }
+    });
+    if let Err(e) = sent {
+        let _ = sink.send(Err(e)).await;
+    }
+}
+
 /// The single number `sql` selects.
 pub async fn fetch_count(db: &Db, sql: String, binds: Vec<Bind>) -> Result<i64, StorageError> {
     Ok(

@@ -16,6 +16,7 @@
 //! services share the `/api/proxy` prefix.
 
 pub mod actions;
+mod csv;
 pub mod detectors;
 pub mod dispatch;
 pub mod domain;
@@ -23,6 +24,7 @@ mod error;
 pub mod ingest;
 pub mod mqtt;
 pub mod projections;
+mod recent;
 pub mod retention;
 mod routes;
 pub mod seed;
@@ -64,7 +66,7 @@ pub const TOPICS: &[&str] = &[
 ];
 
 /// The service's tables. It also needs the outbox.
-pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups", 6 => "detectors");
+pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups", 6 => "detectors", 7 => "traffic");
 
 /// The relay that publishes the service's events: give it to [`build`] and
 /// [`projections`], and spawn [`Relay::run`] beside the server.
@@ -72,26 +74,37 @@ pub fn relay(db: Db, log: Arc<dyn EventLog>) -> Relay {
     Relay::new(db, log, NAME)
 }
 
+/// The service's configuration: the `telemetry`, `alarms` and `analytics`
+/// sections.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IngestSettings {
+    pub telemetry: TelemetrySettings,
+    pub alarms: AlarmSettings,
+    pub analytics: AnalyticsSettings,
+}
+
 /// The service's state.
 pub fn build(
     db: Db,
     relay: Relay,
     clock: Arc<dyn Clock>,
-    alarms: AlarmSettings,
-    analytics: AnalyticsSettings,
+    settings: IngestSettings,
     registry: &mut Registry,
 ) -> web::Data<IngestState> {
     let metrics = IngestMetrics::register(registry);
     let dispatch = Arc::new(tokio::sync::Notify::new());
+    let IngestSettings { telemetry, alarms, analytics } = settings;
     let (alarms, analytics) = (Arc::new(alarms), Arc::new(analytics));
-    web::Data::new(IngestState { db, relay, clock, metrics, dispatch, alarms, analytics })
+    let top_consumers = Arc::new(recent::Recent::new(std::time::Duration::from_secs(60)));
+    web::Data::new(IngestState { db, relay, clock, metrics, dispatch, telemetry, alarms, analytics, top_consumers })
 }
 
 /// The leak detectors, unless they (or the rollups they read) are off.
-pub fn detectors(alarms: &AlarmSettings, analytics: &AnalyticsSettings) -> Option<Detectors> {
+pub fn detectors(settings: &IngestSettings) -> Option<Detectors> {
+    let analytics = &settings.analytics;
     (analytics.rollups && analytics.detectors.enabled).then(|| Detectors {
         settings: analytics.detectors.clone(),
-        alarms: alarms.clone(),
+        alarms: settings.alarms.clone(),
         tz: analytics.tz(),
     })
 }
@@ -101,7 +114,7 @@ pub fn detectors(alarms: &AlarmSettings, analytics: &AnalyticsSettings) -> Optio
 /// their alarms published by `relay`.
 pub fn projections(
     db: &Db,
-    (alarms, analytics): (&AlarmSettings, &AnalyticsSettings),
+    settings: &IngestSettings,
     clock: Arc<dyn Clock>,
     relay: &Relay,
 ) -> Vec<Arc<dyn Projection>> {
@@ -109,9 +122,10 @@ pub fn projections(
         Arc::new(projections::DirectoryProjection { db: db.clone() }),
         Arc::new(projections::TelemetryProjection { db: db.clone() }),
     ];
-    if analytics.rollups {
-        let detectors = detectors(alarms, analytics).map(|d| (d, relay.clone()));
-        all.push(Arc::new(projections::RollupProjection::new(db.clone(), analytics.tz(), clock, detectors)));
+    if settings.analytics.rollups {
+        let detectors = detectors(settings).map(|d| (d, relay.clone()));
+        let tz = settings.analytics.tz();
+        all.push(Arc::new(projections::RollupProjection::new(db.clone(), tz, clock, detectors)));
     }
     all
 }

@@ -1,7 +1,8 @@
 //! Ingest's projections: the registered devices it resolves uplinks
 //! against (live), its own events back into the read tables (rebuild
 //! only: ingest writes them when it accepts an uplink), and the
-//! consumption rollups (live, from the readings topic).
+//! consumption and traffic rollups (live, from the readings and gateway
+//! activity topics).
 
 use async_trait::async_trait;
 use wm_eventlog::{
@@ -22,7 +23,7 @@ use wm_proto::{Envelope, Payload};
 use crate::{
     NAME,
     detectors::Detectors,
-    domain::rollup::{self, Reading},
+    domain::rollup::{self, Reading, Uplink},
     storage::{directory, rollups, telemetry},
 };
 
@@ -114,7 +115,8 @@ const CLAIMS_KEPT_US: i64 = 2 * 24 * rollup::HOUR_US;
 const PRUNE_EVERY_US: i64 = rollup::HOUR_US / 6;
 
 /// Consumption per meter per hour and per day, per gateway and over the
-/// network per day (`domain::rollup`), from the readings topic. A reading
+/// network per day, and each gateway's traffic per day (`domain::rollup`),
+/// from the readings and gateway activity topics. A reading or an uplink
 /// is counted once: its event id is claimed in the batch's transaction.
 /// Live, the leak detectors then decide the hours the batch closed, and
 /// their alarms are staged in the same transaction.
@@ -154,6 +156,24 @@ pub(crate) fn readings_of(envelopes: &[Envelope]) -> Vec<Reading> {
         .collect()
 }
 
+/// The accepted uplinks among `envelopes` (their gateway activity), with
+/// the time the gateway sent them.
+pub(crate) fn uplinks_of(envelopes: &[Envelope]) -> Vec<Uplink> {
+    envelopes
+        .iter()
+        .filter_map(|envelope| {
+            let at_us = envelope.occurred_at_utc()?.timestamp_micros();
+            let Some(Payload::GatewayActivity(a)) = &envelope.payload else { return None };
+            Some(Uplink {
+                event_id: envelope.event_id.clone(),
+                gateway_id: a.gateway_id.clone(),
+                meter_id: a.meter_id.clone().filter(|m| !m.is_empty()),
+                at_us,
+            })
+        })
+        .collect()
+}
+
 #[async_trait]
 impl Projection for RollupProjection {
     fn name(&self) -> &'static str {
@@ -161,21 +181,23 @@ impl Projection for RollupProjection {
     }
 
     fn topics(&self) -> &'static [&'static str] {
-        &[topics::READINGS]
+        &[topics::READINGS, topics::GATEWAY_ACTIVITY]
     }
 
     async fn apply(&self, records: &[Record], effects: Effects) -> Result<(), ApplyError> {
         let envelopes: Vec<Envelope> = records.iter().filter_map(decode).collect();
-        let batch = readings_of(&envelopes);
-        if batch.is_empty() {
+        let (readings, uplinks) = (readings_of(&envelopes), uplinks_of(&envelopes));
+        if readings.is_empty() && uplinks.is_empty() {
             return Ok(());
         }
         let now = self.clock.now().timestamp_micros();
         let mut tx = self.db.begin_write().await?;
-        let ids: Vec<&str> = batch.iter().map(|r| r.event_id.as_str()).collect();
+        let ids: Vec<&str> =
+            readings.iter().map(|r| r.event_id.as_str()).chain(uplinks.iter().map(|u| u.event_id.as_str())).collect();
         let mut new = rollups::claim(&mut tx, &ids, now).await?;
-        let fresh: Vec<Reading> = batch.into_iter().filter(|r| new.remove(&r.event_id)).collect();
-        rollups::add(&mut tx, &rollup::increments(&fresh, self.tz)).await?;
+        let fresh: Vec<Reading> = readings.into_iter().filter(|r| new.remove(&r.event_id)).collect();
+        let uplinks: Vec<Uplink> = uplinks.into_iter().filter(|u| new.remove(&u.event_id)).collect();
+        rollups::add(&mut tx, &rollup::increments(&fresh, &uplinks, self.tz)).await?;
         let detectors = self.detectors.as_ref().filter(|_| effects == Effects::Live);
         let mut found = false;
         if let Some((detectors, _)) = detectors {

@@ -4,12 +4,12 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::{TelemetrySettings, state::IngestState, storage::retention};
+use crate::{state::IngestState, storage::retention};
 
 /// Prunes every hour (and once at start-up) until `stop`.
-pub async fn run(ingest: IngestState, settings: TelemetrySettings, stop: CancellationToken) {
+pub async fn run(ingest: IngestState, stop: CancellationToken) {
     loop {
-        let before = ingest.clock.now() - chrono::Duration::days(i64::from(settings.retention_days));
+        let before = ingest.clock.now() - chrono::Duration::days(i64::from(ingest.telemetry.retention_days));
         match retention::prune(&ingest.db, before.timestamp_micros()).await {
             Ok(0) => {}
             Ok(deleted) => tracing::info!(deleted, "telemetry past its retention deleted"),

@@ -11,7 +11,10 @@ use wm_eventlog::{
 use wm_http::{ApiError, auth::Caller};
 use wm_storage::Db;
 
-use crate::{AlarmSettings, AnalyticsSettings, NAME, ingest::metrics::IngestMetrics};
+use crate::{
+    AlarmSettings, AnalyticsSettings, NAME, TelemetrySettings, ingest::metrics::IngestMetrics, recent::Recent,
+    storage::rollups::Consumer,
+};
 
 #[derive(Clone, Debug)]
 pub struct IngestState {
@@ -21,10 +24,14 @@ pub struct IngestState {
     pub metrics: IngestMetrics,
     /// Wakes the valve-command dispatcher.
     pub dispatch: Arc<tokio::sync::Notify>,
+    /// How long telemetry is kept.
+    pub telemetry: TelemetrySettings,
     /// Alarm severities and the valve-command timeout.
     pub alarms: Arc<AlarmSettings>,
     /// The network's time zone, for the rollups' series.
     pub analytics: Arc<AnalyticsSettings>,
+    /// The top consumers, by (first day, how many), at most a minute old.
+    pub top_consumers: Arc<Recent<(i64, i64), Vec<Consumer>>>,
 }
 
 impl IngestState {

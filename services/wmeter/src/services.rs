@@ -59,10 +59,9 @@ impl Services {
         }
         if role.mounts(Service::TelemetryIngest) {
             log.ensure_topics(wm_telemetry_ingest::TOPICS).await.context("event_log: the telemetry topics")?;
-            let (alarms, analytics) = (settings.alarms.clone(), settings.analytics.clone());
             let relay = wiring.ingest_relay().context("the wiring opened no relay for telemetry ingest")?.clone();
-            services.ingest =
-                Some(wm_telemetry_ingest::build(db.clone(), relay.clone(), clock, alarms, analytics, metrics));
+            let ingest = settings.ingest();
+            services.ingest = Some(wm_telemetry_ingest::build(db.clone(), relay.clone(), clock, ingest, metrics));
             services.relays.push(relay);
         }
         if let Some((state, relay)) = wiring.notification() {
@@ -106,9 +105,9 @@ impl Services {
                  publish to, mqtt://host:port"
             );
         }
-        let (retained, settings_telemetry) = (ingest.get_ref().clone(), settings.telemetry.clone());
-        wiring.spawn(|stop| wm_telemetry_ingest::retention::run(retained, settings_telemetry, stop));
-        if let Some(detectors) = wm_telemetry_ingest::detectors(&settings.alarms, &settings.analytics) {
+        let retained = ingest.get_ref().clone();
+        wiring.spawn(|stop| wm_telemetry_ingest::retention::run(retained, stop));
+        if let Some(detectors) = wm_telemetry_ingest::detectors(&settings.ingest()) {
             let swept = ingest.get_ref().clone();
             let every = std::time::Duration::from_secs(60);
             wiring.spawn(move |stop| wm_telemetry_ingest::detectors::run(detectors, swept, every, stop));

@@ -132,8 +132,7 @@ pub async fn connect(settings: &Settings, role: Role, clock: Arc<dyn Clock>) -> 
     }
     if role.mounts(Service::TelemetryIngest) {
         let relay = wm_telemetry_ingest::relay(db.clone(), event_log.clone());
-        let analytics = (&settings.alarms, &settings.analytics);
-        wiring.projections.extend(wm_telemetry_ingest::projections(&db, analytics, clock.clone(), &relay));
+        wiring.projections.extend(wm_telemetry_ingest::projections(&db, &settings.ingest(), clock.clone(), &relay));
         wiring.ingest_relay = Some(relay);
     }
     if role.mounts(Service::Notification) {

@@ -1,17 +1,20 @@
 //! Telemetry ingest's HTTP routes (spec §7; alarms and valve commands,
 //! docs/alarms.md; consumption series and leak-detector thresholds,
-//! docs/analytics.md) and their OpenAPI description.
+//! gateway traffic and exports, docs/analytics.md) and their OpenAPI description.
 //! The service is mounted before the registry, whose `gateways/{id}` would
 //! otherwise claim `gateways/gateway-activity`; its own `wmeters/critical/{id}`
 //! matches only ids, leaving `wmeters/critical/count` to the registry.
 
 mod alarm_params;
 mod alarms;
+mod exports;
 mod lists;
 mod params;
+mod range;
 mod rollups;
 mod shutdown;
 mod thresholds;
+mod traffic;
 mod valve;
 
 use actix_web::web;
@@ -43,6 +46,10 @@ use utoipa::OpenApi;
         valve::timeline,
         valve::resend,
         rollups::series,
+        rollups::top,
+        traffic::traffic,
+        exports::meter_index,
+        exports::consumption,
         thresholds::get,
         thresholds::put,
     ),
@@ -79,6 +86,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/api/valve-commands", web::get().to(valve::timeline))
         .route("/api/valve-commands/{id}/resend", web::post().to(valve::resend))
         .route("/api/rollups", web::get().to(rollups::series))
+        .route("/api/rollups/top", web::get().to(rollups::top))
+        .route("/api/traffic", web::get().to(traffic::traffic))
+        .route("/api/exports/meter-index", web::get().to(exports::meter_index))
+        .route("/api/exports/consumption", web::get().to(exports::consumption))
         .route("/api/thresholds/{id}", web::get().to(thresholds::get))
         .route("/api/thresholds/{id}", web::put().to(thresholds::put));
 }

@@ -6,6 +6,7 @@ pub mod alarm_views;
 pub mod alarms;
 pub mod detectors;
 pub mod directory;
+pub mod exports;
 pub mod reads;
 pub mod retention;
 pub mod rollups;

@@ -1,7 +1,8 @@
-//! The consumption rollups (`domain::rollup`): readings claimed once, their
-//! sums added to the buckets, and the series the charts and exports read.
+//! The consumption rollups (`domain::rollup`): readings and uplinks claimed
+//! once, their sums added to the buckets, and the series the charts and
+//! exports read.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use wm_storage::{
     Db, StorageError, Tx,
@@ -61,12 +62,56 @@ pub async fn add(tx: &mut Tx, increments: &Increments) -> Result<(), StorageErro
     for (bucket, sum) in &increments.network_day {
         rows.push([Bind::Int(*bucket), Bind::Int(sum.volume_ml), Bind::Int(sum.readings)]);
     }
-    upsert(tx, "network_daily", "bucket", rows).await
+    upsert(tx, "network_daily", "bucket", rows).await?;
+    let mut rows = Rows::new(3);
+    for (meter, sum) in &increments.meter_total {
+        rows.push([meter.into(), Bind::Int(sum.volume_ml), Bind::Int(sum.readings)]);
+    }
+    upsert(tx, "meter_totals", "meter_id", rows).await?;
+    add_traffic(tx, increments).await
+}
+
+/// Adds the uplinks of each gateway day, and the meters it heard that it
+/// had not heard that day yet.
+async fn add_traffic(tx: &mut Tx, increments: &Increments) -> Result<(), StorageError> {
+    let mut traffic: BTreeMap<(String, i64), (i64, i64)> =
+        increments.gateway_uplinks.iter().map(|(day, uplinks)| (day.clone(), (*uplinks, 0))).collect();
+    let mut rows = Rows::new(3);
+    for (gateway, bucket, meter) in &increments.heard {
+        rows.push([gateway.into(), Bind::Int(*bucket), meter.into()]);
+    }
+    let head = "INSERT INTO gateway_meter_days (gateway_id, bucket, meter_id)";
+    let tail = " ON CONFLICT DO NOTHING RETURNING gateway_id, bucket";
+    let first_heard: Vec<(String, i64)> = bulk::fetch(tx, head, tail, rows).await?;
+    for day in first_heard {
+        traffic.entry(day).or_default().1 += 1;
+    }
+    let mut rows = Rows::new(4);
+    for ((gateway, bucket), (uplinks, meters)) in traffic {
+        rows.push([gateway.into(), Bind::Int(bucket), Bind::Int(uplinks), Bind::Int(meters)]);
+    }
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let tail = " ON CONFLICT (gateway_id, bucket) DO UPDATE SET uplinks = gateway_traffic.uplinks + excluded.uplinks, \
+                meters = gateway_traffic.meters + excluded.meters";
+    bulk::execute(tx, "INSERT INTO gateway_traffic (gateway_id, bucket, uplinks, meters)", tail, rows).await?;
+    Ok(())
 }
 
 /// Empties the rollups before a rebuild.
 pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
-    for table in ["rollup_claims", "meter_hourly", "meter_daily", "gateway_daily", "network_daily"] {
+    let tables = [
+        "rollup_claims",
+        "meter_hourly",
+        "meter_daily",
+        "gateway_daily",
+        "network_daily",
+        "meter_totals",
+        "gateway_traffic",
+        "gateway_meter_days",
+    ];
+    for table in tables {
         execute!(tx, sqlx::AssertSqlSafe(format!("DELETE FROM {table}")))?;
     }
     Ok(())
@@ -116,4 +161,25 @@ pub async fn series(
         "SELECT bucket, volume_ml, readings FROM {table} WHERE bucket >= $1 AND bucket < $2{owner} ORDER BY bucket"
     );
     Ok(Some(query::fetch_all(db, sql, binds).await?))
+}
+
+/// A gateway's traffic on each day starting in `[from_us, to_us)` that
+/// has any: (day, uplinks, meters heard), oldest first.
+pub async fn traffic(db: &Db, gateway_id: &str, from_us: i64, to_us: i64) -> Result<Vec<Point>, StorageError> {
+    let sql = "SELECT bucket, uplinks, meters FROM gateway_traffic WHERE gateway_id = $1 AND bucket >= $2 AND bucket < $3 \
+               ORDER BY bucket";
+    query::fetch_all(db, sql.to_owned(), vec![gateway_id.into(), Bind::Int(from_us), Bind::Int(to_us)]).await
+}
+
+/// One of the meters that used the most: its id, name and volume.
+pub type Consumer = (String, String, i64);
+
+/// The `limit` meters that used the most in the days starting in
+/// `[from_us, to_us)`, most first (ties by id).
+pub async fn top(db: &Db, from_us: i64, to_us: i64, limit: i64) -> Result<Vec<Consumer>, StorageError> {
+    let sql = "SELECT d.meter_id, COALESCE(m.device_name, d.meter_id), d.volume_ml FROM \
+               (SELECT meter_id, CAST(SUM(volume_ml) AS BIGINT) AS volume_ml FROM meter_daily WHERE bucket >= $1 AND bucket < $2 \
+                GROUP BY meter_id ORDER BY SUM(volume_ml) DESC, meter_id LIMIT $3) d \
+               LEFT JOIN ingest_meters m ON m.id = d.meter_id ORDER BY d.volume_ml DESC, d.meter_id";
+    query::fetch_all(db, sql.to_owned(), vec![Bind::Int(from_us), Bind::Int(to_us), Bind::Int(limit)]).await
 }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use wm_storage::Backend;
-use wm_telemetry_ingest::{AlarmSettings, AnalyticsSettings, MqttSettings};
+use wm_telemetry_ingest::{AnalyticsSettings, IngestSettings, MqttSettings};
 pub use wm_test_support::{
     devices::address,
     eventually,
@@ -28,12 +28,11 @@ pub async fn spawn_each() -> Vec<TestApp> {
 pub async fn spawn_each_with(analytics: AnalyticsSettings) -> Vec<TestApp> {
     service::spawn_each(async |h: &mut Harness| {
         h.log.ensure_topics(wm_telemetry_ingest::TOPICS).await.unwrap();
-        let (alarms, analytics) = (AlarmSettings::default(), analytics.clone());
-        let detectors = wm_telemetry_ingest::detectors(&alarms, &analytics);
+        let settings = IngestSettings { analytics: analytics.clone(), ..IngestSettings::default() };
+        let detectors = wm_telemetry_ingest::detectors(&settings);
         let relay = wm_telemetry_ingest::relay(h.db.clone(), h.log.clone());
-        let projections = wm_telemetry_ingest::projections(&h.db, (&alarms, &analytics), h.clock.clone(), &relay);
-        let state =
-            wm_telemetry_ingest::build(h.db.clone(), relay.clone(), h.clock.clone(), alarms, analytics, &mut h.metrics);
+        let projections = wm_telemetry_ingest::projections(&h.db, &settings, h.clock.clone(), &relay);
+        let state = wm_telemetry_ingest::build(h.db.clone(), relay.clone(), h.clock.clone(), settings, &mut h.metrics);
         let mut settings = MqttSettings { listen: "127.0.0.1:0".to_owned(), ..MqttSettings::default() };
         if h.backend() == Backend::Postgres {
             let broker = Mosquitto::for_wmeter().expect("Mosquitto, with the other test servers");

@@ -7,6 +7,7 @@
 
 mod alarms;
 mod detectors;
+mod exports;
 mod helpers;
 mod lists;
 mod rollups;

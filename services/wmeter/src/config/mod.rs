@@ -102,6 +102,15 @@ impl Settings {
         }
     }
 
+    /// Telemetry ingest's sections.
+    pub fn ingest(&self) -> wm_telemetry_ingest::IngestSettings {
+        wm_telemetry_ingest::IngestSettings {
+            telemetry: self.telemetry.clone(),
+            alarms: self.alarms.clone(),
+            analytics: self.analytics.clone(),
+        }
+    }
+
     /// The Kafka settings, when the Kafka event log is configured.
     pub fn kafka(&self) -> Option<&KafkaSettings> {
         match &self.event_log {

@@ -49,6 +49,9 @@ const PROJECTION_TABLES: &[&str] = &[
     "meter_daily",
     "gateway_daily",
     "network_daily",
+    "meter_totals",
+    "gateway_traffic",
+    "gateway_meter_days",
     "meter_thresholds",
     "notification_users",
     "notification_devices",
@@ -100,8 +103,7 @@ async fn settled(app: &TestApp) -> Vec<String> {
 fn every_projection(app: &TestApp) -> Vec<std::sync::Arc<dyn Projection>> {
     let mut all = wm_auth::projections(app.db());
     all.extend(wm_device_registry::projections(app.db(), app.clock.clone()));
-    let settings = (&Default::default(), &Default::default());
-    all.extend(wm_telemetry_ingest::projections(app.db(), settings, app.clock.clone(), &app.ingest_relay()));
+    all.extend(wm_telemetry_ingest::projections(app.db(), &Default::default(), app.clock.clone(), &app.ingest_relay()));
     all.extend(app.notification_projections());
     all
 }
@@ -177,7 +179,12 @@ async fn replaying_every_projection_restores_every_table_and_sends_nothing() {
         let before = settled(&app).await;
         let filled =
             ["readings", "alerts", "valve_commands", "notifications", "audit_log", "gateway_sessions", "alarms"];
-        for table in filled.into_iter().chain(["alarm_history", "alarm_counts", "ingest_users", "meter_thresholds"]) {
+        let rollups = ["meter_totals", "gateway_traffic", "gateway_meter_days"];
+        for table in filled
+            .into_iter()
+            .chain(["alarm_history", "alarm_counts", "ingest_users", "meter_thresholds"])
+            .chain(rollups)
+        {
             assert!(before.iter().any(|row| row.starts_with(&format!("{table}: "))), "{table} has rows to compare");
         }
 
