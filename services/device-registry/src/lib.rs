@@ -17,6 +17,7 @@ pub mod actions;
 pub mod domain;
 mod error;
 pub mod json;
+pub mod map;
 mod messages;
 pub mod projections;
 mod routes;
@@ -48,6 +49,7 @@ pub const MIGRATIONS: Migrations = wm_storage::migrations!(
     2 => "valve_commands",
     3 => "search_index",
     4 => "applied_readings",
+    5 => "map",
 );
 
 /// The service's state and the relay that publishes its events; spawn

@@ -98,6 +98,10 @@ impl Services {
             wiring.spawn(|stop| wm_notification::hints::run(hub, hints_log, stop));
             wiring.spawn(|stop| wm_notification::lost::run(checked, stop));
         }
+        if let Some(registry) = &self.registry {
+            let (counted, every) = (registry.clone(), wm_device_registry::map::REFRESH);
+            wiring.spawn(move |stop| wm_device_registry::map::run(counted, every, stop));
+        }
         let Some(ingest) = &self.ingest else { return Ok(None) };
         if role != Role::Embedded && settings.mqtt.is_embedded() {
             anyhow::bail!(

@@ -1,5 +1,5 @@
 //! The registry's HTTP routes (spec §7: counts, gateways, water meters,
-//! fieldcheck, search), and their OpenAPI description. Fixed paths are
+//! fieldcheck, search; the map, docs/map.md), and their OpenAPI description. Fixed paths are
 //! registered before `{id}`, which takes any one segment so that a
 //! malformed id gets a 400. The telemetry service's fixed paths under
 //! `/gateways` (`gateways/gateway-activity`) must therefore be mounted
@@ -10,6 +10,7 @@ mod changes;
 mod detail;
 mod fieldcheck;
 mod lists;
+mod map;
 mod params;
 mod schemas;
 mod search;
@@ -47,6 +48,8 @@ use wm_http::methods::not_a_fixed_path;
         changes::delete_meter,
         fieldcheck::get,
         search::get,
+        map::view,
+        map::extent,
     ),
     components(schemas(wm_http::ApiError))
 )]
@@ -78,5 +81,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(&format!("{meters}/{{id}}"), web::patch().guard(not_a_fixed_path()).to(changes::patch_meter))
         .route(&format!("{meters}/{{id}}"), web::delete().guard(not_a_fixed_path()).to(changes::delete_meter));
     cfg.route("/api/proxy/fieldcheck/{value}", web::get().to(fieldcheck::get))
-        .route("/api/proxy/search", web::get().to(search::get));
+        .route("/api/proxy/search", web::get().to(search::get))
+        .route("/api/map", web::get().to(map::view))
+        .route("/api/map/extent", web::get().to(map::extent));
 }

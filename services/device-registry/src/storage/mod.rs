@@ -4,6 +4,7 @@
 pub mod devices;
 pub mod identifiers;
 pub mod lists;
+pub mod map;
 pub mod rows;
 pub mod search;
 pub mod state;

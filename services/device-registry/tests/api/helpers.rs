@@ -7,14 +7,16 @@ use wm_test_support::service::{self, Harness, Mount, ServiceApp};
 
 pub type TestApp = ServiceApp;
 
-/// The registry alone, once per database backend, with its projections
-/// and its outbox relay running.
+/// The registry alone, once per database backend, with its projections,
+/// its outbox relay and the map's counts (five times a second) running.
 pub async fn spawn_each() -> Vec<TestApp> {
     service::spawn_each(async |h: &mut Harness| {
         h.log.ensure_topics(&[topics::REGISTRY, topics::AUDIT]).await.unwrap();
         let (state, relay) =
             wm_device_registry::build(h.db.clone(), h.log.clone(), h.clock.clone(), DeviceSettings::default());
         let projections = wm_device_registry::projections(&h.db, h.clock.clone());
+        let (counted, every) = (state.clone(), std::time::Duration::from_millis(200));
+        h.spawn(move |stop| wm_device_registry::map::run(counted, every, stop));
         Mount::new(wm_device_registry::openapi(), move |cfg| wm_device_registry::configure(state.clone())(cfg))
             .migrations([&wm_device_registry::MIGRATIONS])
             .projections(projections)

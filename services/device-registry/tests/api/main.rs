@@ -8,6 +8,7 @@
 mod deletion;
 mod events;
 mod helpers;
+mod map;
 mod paging;
 mod replay;
 mod states;
