@@ -98,6 +98,7 @@ const TAG_TYPES = [
   'Alarm',
   'AlarmCounts',
   'ValveCommand',
+  'Thresholds',
 ] as const;
 
 export type TagType = (typeof TAG_TYPES)[number];

@@ -40,6 +40,13 @@ export const RADIUS_OPTIONS: readonly number[] = Object.freeze([
 ]);
 export const SEARCH_BOX_WIDTH_PX = 600;
 
+// Leak-detector thresholds a meter may have of its own (docs/analytics.md,
+// Thresholds per meter): the server keeps them in these ranges, inclusive.
+export const CONTINUOUS_FLOW_HOURS = { min: 2, max: 168 } as const;
+/** Night flow and burst, in litres an hour, kept to the millilitre. */
+export const LITRES_PER_HOUR = { min: 0.001, max: 1_000_000 } as const;
+export const STUCK_METER_DAYS = { min: 1, max: 365 } as const;
+
 // Notification bell: above the cap the badge reads `${BADGE_CAP}+`.
 export const BADGE_CAP = 99;
 

@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import {
   badgeText,
   deviceLookup,
+  formatCount,
   formatGps,
   formatTimestamp,
   formatVolume,
   gatewayName,
   idOf,
   meterName,
+  pluralForm,
   rssiColour,
   splitUptime,
   truncate,
@@ -124,5 +126,18 @@ describe('formatVolume', () => {
   it('shows what is not a number as given', () => {
     expect(formatVolume(undefined, 'en')).toBe('');
     expect(formatVolume(Number.NaN, 'en')).toBe('NaN');
+  });
+});
+
+describe('counts', () => {
+  it('gives the form of the noun after a count: one for 1 (and 0 in French), other otherwise', () => {
+    expect([0, 1, 2, 28].map((n) => pluralForm(n, 'en'))).toEqual(['other', 'one', 'other', 'other']);
+    expect([0, 1, 2, 28, 1_000_000].map((n) => pluralForm(n, 'fr'))).toEqual(['one', 'one', 'other', 'other', 'other']);
+  });
+
+  it("writes a count with the language's separators", () => {
+    expect(formatCount(1_000, 'en')).toBe('1,000');
+    expect(formatCount(1_000, 'fr').replace(/\s/gu, ' ')).toBe('1 000');
+    expect(formatCount(2.5, 'fr')).toBe('2,5');
   });
 });

@@ -111,3 +111,17 @@ export function formatVolume(litres: number | null | undefined, language: string
   const number = new Intl.NumberFormat(language, { maximumFractionDigits: 3 });
   return Math.abs(litres) > LITRES_SHOWN_UP_TO ? `${number.format(litres / 1000)} m³` : `${number.format(litres)} L`;
 }
+
+/**
+ * The form of the noun after a whole count: `one` (1 day; in French 0 and 1)
+ * or `other` (7 days). English and French word every other category (French
+ * `many`, 1 000 000) as `other`.
+ */
+export function pluralForm(count: number, language: string): 'one' | 'other' {
+  return new Intl.PluralRules(language).select(count) === 'one' ? 'one' : 'other';
+}
+
+/** A count with the language's separators: `1,000`, in French `1 000`. */
+export function formatCount(count: number, language: string): string {
+  return new Intl.NumberFormat(language, { maximumFractionDigits: 3 }).format(count);
+}

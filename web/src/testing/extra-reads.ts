@@ -1,9 +1,34 @@
 // Empty answers to the reads pages make beyond the spec's (the shell's
-// alarm count, a device's alarms, a meter's valve timeline and consumption
-// chart), for the tests of every feature.
+// alarm count, a device's alarms, a meter's valve timeline, consumption
+// chart and leak-detection thresholds), for the tests of every feature.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 
-/** Empty answers to every alarm, valve-command and rollup read a page makes. */
+/** The network's default thresholds, as the server's configuration sets them. */
+export const DEFAULT_THRESHOLDS = {
+  continuousFlowHours: 24,
+  nightFlowLitresPerHour: 5,
+  burstLitresPerHour: 1000,
+  stuckMeterDays: 7,
+};
+
+/** A meter's thresholds as `GET /api/thresholds/{id}` answers; by default it has none of its own. */
+export function meterThresholds(
+  meterId: string,
+  own: Partial<typeof DEFAULT_THRESHOLDS> = {},
+  set: { by: { id: string; name: string }; at: string } | null = null,
+) {
+  const none = { continuousFlowHours: null, nightFlowLitresPerHour: null, burstLitresPerHour: null, stuckMeterDays: null };
+  return {
+    meterId,
+    own: { ...none, ...own },
+    defaults: DEFAULT_THRESHOLDS,
+    effective: { ...DEFAULT_THRESHOLDS, ...own },
+    updatedBy: set?.by ?? null,
+    updatedAt: set?.at ?? null,
+  };
+}
+
+/** Empty answers to every alarm, valve-command, rollup and thresholds read a page makes. */
 export function emptyExtraReads(): HttpHandler[] {
   return [
     http.get('/api/alarms', () => HttpResponse.json({ items: [], next: null })),
@@ -15,5 +40,6 @@ export function emptyExtraReads(): HttpHandler[] {
       const [from, to] = [params.get('from') ?? '', params.get('to') ?? ''];
       return HttpResponse.json({ scope: 'meter', bucket: params.get('bucket'), timeZone: 'UTC', from, to, totalMl: 0, points: [] });
     }),
+    http.get('/api/thresholds/:meterId', ({ params }) => HttpResponse.json(meterThresholds(String(params.meterId)))),
   ];
 }

@@ -16,7 +16,12 @@ use crate::{
     error::IngestError,
     settings::millilitres,
     state::IngestState,
-    storage::{directory, reads::iso, thresholds},
+    storage::{
+        alarm_views::{self, Actor},
+        directory,
+        reads::iso,
+        thresholds,
+    },
 };
 
 /// Thresholds as the API writes them; a `null` follows the default.
@@ -83,8 +88,8 @@ pub struct MeterThresholds {
     own: ThresholdValues,
     defaults: ThresholdValues,
     effective: ThresholdValues,
-    /// Who last set the meter's own thresholds (a user id), and when.
-    updated_by: Option<String>,
+    /// Who last set the meter's own thresholds, and when.
+    updated_by: Option<Actor>,
     updated_at: Option<String>,
 }
 
@@ -93,6 +98,10 @@ async fn view(state: &IngestState, meter_id: &str) -> Result<MeterThresholds, In
         return Err(ThresholdError::UnknownMeter.into());
     }
     let set = thresholds::read(&state.db, meter_id).await?;
+    let updated_by = match &set {
+        Some(set) => Some(alarm_views::actor(&state.db, &set.by).await?),
+        None => None,
+    };
     let own = set.as_ref().map(|s| s.overrides).unwrap_or_default();
     let defaults = state.analytics.detectors.thresholds();
     Ok(MeterThresholds {
@@ -100,7 +109,7 @@ async fn view(state: &IngestState, meter_id: &str) -> Result<MeterThresholds, In
         own: ThresholdValues::of(&own),
         defaults: ThresholdValues::all(&defaults),
         effective: ThresholdValues::all(&own.over(defaults)),
-        updated_by: set.as_ref().map(|s| s.by.clone()),
+        updated_by,
         updated_at: set.map(|s| iso(s.at.timestamp_micros())),
     })
 }

@@ -269,6 +269,11 @@ pub async fn is_assignable(db: &Db, user_id: &str) -> Result<bool, StorageError>
     Ok(query::fetch_count(db, sql.to_owned(), vec![user_id.into()]).await? > 0)
 }
 
+/// Who `id` is (a user, a gateway or w-meter), named.
+pub async fn actor(db: &Db, id: &str) -> Result<Actor, StorageError> {
+    Ok(names(db, vec![id]).await?.actor(id))
+}
+
 /// Usernames by user id.
 struct Names(HashMap<String, String>);
 

@@ -14,6 +14,7 @@ use wm_telemetry_ingest::{AnalyticsSettings, DetectorSettings};
 
 use crate::helpers::{
     Gateway, TestApp, address, eventually, gateway, json_when, known, meter, send_for, spawn_each, spawn_each_with,
+    user,
 };
 
 const ANN: (&str, Role) = ("u-ann", Role::Operator);
@@ -126,6 +127,7 @@ async fn an_operators_thresholds_for_a_meter_replace_the_defaults_and_are_audite
         gateway(&app, 1).await;
         let m = meter(&app, 1).await;
         known(&app, 1, 1).await;
+        user(&app, ANN.0, "ann", wm_proto::v1::Role::Operator).await;
         let path = format!("/api/thresholds/{m}");
         let before = app.json(&path, 200).await;
         let defaults = json!({"continuousFlowHours": 24, "nightFlowLitresPerHour": 5.0, "burstLitresPerHour": 1000.0, "stuckMeterDays": 7});
@@ -162,7 +164,7 @@ async fn an_operators_thresholds_for_a_meter_replace_the_defaults_and_are_audite
             set["effective"],
             json!({"continuousFlowHours": 3, "nightFlowLitresPerHour": 5.0, "burstLitresPerHour": 10.0, "stuckMeterDays": 7})
         );
-        assert_eq!(set["updatedBy"], ANN.0);
+        assert_eq!(set["updatedBy"], json!({"id": ANN.0, "name": "ann"}), "named from the auth events");
 
         // The detectors follow them: 3 hours of flow raise it, 20 L in an
         // hour is a burst, the first dry hour clears both.

@@ -1,4 +1,5 @@
 // The MUI DataGrid behind DataTable; loaded lazily (it is ~230 kB gzipped).
+import Box from '@mui/material/Box';
 import { DataGrid, type GridColDef, type GridValidRowModel } from '@mui/x-data-grid';
 
 import type { DataTableProps } from './data-table.tsx';
@@ -14,15 +15,24 @@ export default function DataGridTable<R extends GridValidRowModel>(props: DataTa
     };
     const { render, value } = column;
     if (render) def.renderCell = (params) => render(params.row);
+    else if (column.wrap) {
+      def.renderCell = (params) => (
+        <Box component="span" sx={{ whiteSpace: 'normal', overflowWrap: 'anywhere', lineHeight: 1.4, py: 0.75 }}>
+          {String(params.formattedValue ?? '')}
+        </Box>
+      );
+    }
     if (value) def.valueGetter = (_value, row) => value(row);
     return def;
   });
+  const wraps = props.columns.some((column) => column.wrap);
   const onRowClick = props.onRowClick;
   return (
     <DataGrid<R>
       rows={props.rows}
       columns={columns}
       getRowId={props.rowId}
+      {...(wraps ? { getRowHeight: () => 'auto' as const } : {})}
       {...(onRowClick
         ? {
             onRowClick: (params: { row: R }) => {

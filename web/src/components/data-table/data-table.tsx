@@ -11,6 +11,8 @@ export interface Column<R> {
   render?: (row: R) => ReactNode;
   flex?: number;
   minWidth?: number;
+  /** Long text (a sentence) that wraps; the rows then grow to fit it. */
+  wrap?: boolean;
 }
 
 export interface DataTableProps<R> {

@@ -19,6 +19,7 @@ import { GATEWAY_PREFIX } from '../../../lib/constants.ts';
 import { useCan } from '../../../lib/permissions.ts';
 import type { Actor, AlarmDetail } from '../api/alarm-types.ts';
 import { useAlarmQuery } from '../api/alarms-api.ts';
+import { useAlarmEvidence } from '../hooks/use-alarm-evidence.ts';
 import { useAlarmWords } from '../hooks/use-alarm-words.ts';
 import { AlarmActions } from './alarm-actions.tsx';
 import { SeverityChip, StatusChip } from './alarm-chips.tsx';
@@ -29,12 +30,16 @@ interface Props {
   onClose: () => void;
 }
 
-/** What raised the alarm, as its `details` name it (ids of other records are left out). */
+/**
+ * What raised the alarm, as its `details` name it (ids of other records are
+ * left out); a leak detector's evidence is worded whole (`useAlarmEvidence`).
+ */
 const DETAIL_KEYS = ['gateway', 'commandId', 'requestId', 'timeoutSecs'] as const;
 
 function useFields(alarm: AlarmDetail) {
   const { t } = useTranslation('alarms');
   const timestamp = useTimestamp();
+  const evidence = useAlarmEvidence()(alarm);
   const by = (at: string | null, actor: Actor | null) =>
     at ? t('panel.by', { at: timestamp(at), name: actor?.name ?? '' }) : null;
   const fields: { label: string; value: string }[] = [
@@ -53,6 +58,8 @@ function useFields(alarm: AlarmDetail) {
     const text = key === 'gateway' ? `${GATEWAY_PREFIX}${String(value)}` : String(value);
     fields.push({ label: t(`panel.detailKeys.${key}`), value: text });
   }
+  // A leak detector's alarm: why it was raised, against which threshold.
+  if (evidence) fields.push({ label: t('panel.evidence'), value: evidence });
   return fields;
 }
 

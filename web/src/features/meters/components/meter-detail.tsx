@@ -1,6 +1,6 @@
 // A loaded meter's page: fields, valve commands, the consumption chart and
-// records on the left; alerts, alarms and activity on the right; stacked
-// below 1000 px (theme `md`).
+// records on the left; alerts, alarms, leak detection and activity on the
+// right; stacked below 1000 px (theme `md`).
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 
@@ -11,6 +11,7 @@ import { BleActivitySection } from './ble-activity-section.tsx';
 import { ConsumptionTable } from './consumption-table.tsx';
 import { CriticalAlertsTable } from './critical-alerts-table.tsx';
 import { GatewayActivityTable } from './gateway-activity-table.tsx';
+import { LeakDetectionSection } from './leak-detection-section.tsx';
 import { MeterInfoPanel } from './meter-info-panel.tsx';
 import { MeterTitle } from './meter-title.tsx';
 import { ShutdownDialog } from './shutdown-dialog.tsx';
@@ -38,6 +39,7 @@ export function MeterDetail({ meter }: { meter: WaterMeter }) {
         <Stack spacing={2} sx={{ minWidth: 0 }}>
           <CriticalAlertsTable meterId={id} critical={meter.criticalState} />
           <DeviceSections deviceId={id} kind="meter" place="side" />
+          <LeakDetectionSection meterId={id} />
           <BleActivitySection meterId={id} />
           <GatewayActivityTable meterId={id} />
         </Stack>

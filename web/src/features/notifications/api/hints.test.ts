@@ -51,4 +51,13 @@ describe('change hints', () => {
     const tags = tagsFor({ devices: [], changes: ['reading', 'activity', 'alert'], complete: false });
     expect(tags).toEqual(['Consumption', 'Critical', 'Count']);
   });
+
+  it("refetches only a meter's thresholds when they were set, and every meter's when the hint could not name it", () => {
+    const hint = parseHint(JSON.stringify({ devices: [{ id: METER, kind: 'meter', changes: ['thresholds'] }], changes: ['thresholds'], complete: true }));
+    expect(hint?.devices[0]?.changes).toEqual(['thresholds']);
+    expect(tagsFor({ devices: [{ id: METER, kind: 'meter', changes: ['thresholds'] }], changes: ['thresholds'], complete: true })).toEqual([
+      { type: 'Thresholds', id: METER },
+    ]);
+    expect(tagsFor({ devices: [], changes: ['thresholds'], complete: false })).toEqual(['Thresholds']);
+  });
 });

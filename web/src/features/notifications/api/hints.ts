@@ -18,7 +18,8 @@ export type Change =
   | 'discovery'
   | 'shutdown'
   | 'valve'
-  | 'alarm';
+  | 'alarm'
+  | 'thresholds';
 
 export interface DeviceHint {
   id: string;
@@ -34,7 +35,7 @@ export interface Hint {
 }
 
 const CHANGES: readonly Change[] = [
-  'registry', 'status', 'activity', 'ble', 'reading', 'alert', 'discovery', 'shutdown', 'valve', 'alarm',
+  'registry', 'status', 'activity', 'ble', 'reading', 'alert', 'discovery', 'shutdown', 'valve', 'alarm', 'thresholds',
 ];
 const isChange = (value: unknown): value is Change => CHANGES.includes(value as Change);
 
@@ -85,6 +86,9 @@ function deviceTags(device: DeviceHint, change: Change): Tag[] {
       return [...self, { type: 'ValveCommand', id }];
     case 'alarm':
       return ['Alarm', 'AlarmCounts'];
+    case 'thresholds':
+      // Only the meter's leak-detection section shows them, not its record.
+      return [{ type: 'Thresholds', id }];
   }
 }
 
@@ -114,6 +118,8 @@ function kindTags(change: Change): Tag[] {
       return ['ValveCommand'];
     case 'alarm':
       return ['Alarm', 'AlarmCounts'];
+    case 'thresholds':
+      return ['Thresholds'];
   }
 }
 
