@@ -1,4 +1,5 @@
-//! API gateway: routing, JWT check, SPA files, OpenAPI and uptime.
+//! API gateway: routing, JWT check, SPA files, OpenAPI, uptime and the
+//! dashboard's settings.
 //!
 //! In the embedded mode the gateway's routes and every service's routes
 //! share one actix `App`; the gateway adds the server uptime and serves the
@@ -10,7 +11,7 @@ mod error;
 pub mod forward;
 mod routes;
 
-pub use routes::{docs::configure as docs, spa::spa, uptime::Uptime};
+pub use routes::{dashboard::DashboardSettings, docs::configure as docs, spa::spa, uptime::Uptime};
 
 use actix_web::web;
 
@@ -31,8 +32,11 @@ pub fn openapi(parts: impl IntoIterator<Item = utoipa::openapi::OpenApi>) -> uto
 
 /// Mounts the gateway's own API routes. Mount [`spa`] last: it answers
 /// every path nothing else claimed.
-pub fn configure(uptime: Uptime) -> impl FnOnce(&mut web::ServiceConfig) {
+pub fn configure(uptime: Uptime, dashboard: DashboardSettings) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
-        cfg.app_data(web::Data::new(uptime)).route("/api/proxy/", web::get().to(routes::uptime::get));
+        cfg.app_data(web::Data::new(uptime))
+            .app_data(web::Data::new(dashboard))
+            .route("/api/proxy/", web::get().to(routes::uptime::get))
+            .route("/api/dashboard/settings", web::get().to(routes::dashboard::get));
     }
 }

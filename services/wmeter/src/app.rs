@@ -174,7 +174,7 @@ fn http_server(
     let methods = web::Data::new(wm_http::methods::Methods::new(&api));
     let forwarder = forwarder(settings, role)?;
     let forwarded_for = web::Data::new(wm_http::ForwardedFor { trusted: settings.http.trust_forwarded_for });
-    let static_dir = settings.web.static_dir.clone();
+    let (static_dir, dashboard) = (settings.web.static_dir.clone(), settings.web.dashboard());
     let (auth, registry, ingest) = (services.auth.clone(), services.registry.clone(), services.ingest.clone());
     let notification = services.notification.clone();
     let tokens = web::Data::new(services.tokens.clone());
@@ -206,7 +206,9 @@ fn http_server(
             app = app.configure(wm_notification::configure(notification.clone()));
         }
         if role.mounts(Service::ApiGateway) {
-            app = app.configure(wm_api_gateway::configure(uptime)).configure(wm_api_gateway::docs(api.clone()));
+            app = app
+                .configure(wm_api_gateway::configure(uptime, dashboard.clone()))
+                .configure(wm_api_gateway::docs(api.clone()));
             if let Some(forwarder) = &forwarder {
                 app = app.configure(wm_api_gateway::forward::configure(forwarder.clone()));
             }

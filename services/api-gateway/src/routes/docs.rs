@@ -16,7 +16,7 @@ use wm_http::auth::DOCS;
 #[openapi(
     info(title = "w-meter API", description = "Monitoring an IoT water-metering network: gateways, water meters, \
         telemetry, shutdown requests and notifications. Every route but sign-in needs a bearer access token."),
-    paths(super::uptime::get),
+    paths(super::uptime::get, super::dashboard::get),
     modifiers(&BearerScheme)
 )]
 pub struct GatewayApi;

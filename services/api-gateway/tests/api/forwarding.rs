@@ -20,4 +20,11 @@ async fn a_service_that_is_down_gives_a_json_503_and_unknown_paths_a_404() {
     assert_eq!(unknown.status(), 404);
     assert_eq!(unknown.json::<Value>().await.unwrap()["code"], "not_found");
     assert_eq!(gateway.get_as(UserRole::Viewer, "/api/proxy/").await.status(), 200, "uptime is the gateway's own");
+    let settings: serde_json::Value =
+        gateway.get_as(UserRole::Viewer, "/api/dashboard/settings").await.json().await.unwrap();
+    assert_eq!(
+        settings,
+        serde_json::json!({"mapTilesUrl": "https://tiles.example/{z}/{x}/{y}.png", "mapAttribution": "© Example"}),
+        "the dashboard's settings are the gateway's own"
+    );
 }

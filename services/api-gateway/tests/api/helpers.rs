@@ -36,12 +36,20 @@ pub async fn spawn_gateway(upstream: &str) -> TestApp {
         let (uptime, dir) = (Uptime::since_now(), static_dir.path().to_path_buf());
         h.keep(static_dir);
         Mount::new(wm_api_gateway::openapi([]), move |cfg| {
-            cfg.configure(wm_api_gateway::configure(uptime))
+            cfg.configure(wm_api_gateway::configure(uptime, dashboard()))
                 .configure(wm_api_gateway::forward::configure(forwarder.clone()))
                 .configure(wm_api_gateway::spa(dir.clone()));
         })
     })
     .await
+}
+
+/// The dashboard's settings the gateway under test serves.
+pub fn dashboard() -> wm_api_gateway::DashboardSettings {
+    wm_api_gateway::DashboardSettings {
+        map_tiles_url: "https://tiles.example/{z}/{x}/{y}.png".to_owned(),
+        map_attribution: "© Example".to_owned(),
+    }
 }
 
 /// A registry that describes one path, as its OpenAPI document would.

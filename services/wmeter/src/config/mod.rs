@@ -48,11 +48,42 @@ pub struct WebSettings {
     /// The built dashboard (`npm run build` writes `web/dist`). Served at `/`
     /// with a fallback to `index.html` for client-side routes.
     pub static_dir: PathBuf,
+    /// The map's tiles: an http(s) URL template with `{z}`, `{x}` and `{y}`
+    /// (and optionally `{s}`); empty draws the map on a plain background.
+    pub map_tiles_url: String,
+    /// How the tiles' source asks to be credited, shown on the map.
+    pub map_attribution: String,
 }
 
 impl Default for WebSettings {
     fn default() -> Self {
-        Self { static_dir: PathBuf::from("web/dist") }
+        Self {
+            static_dir: PathBuf::from("web/dist"),
+            map_tiles_url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png".to_owned(),
+            map_attribution: "© OpenStreetMap contributors".to_owned(),
+        }
+    }
+}
+
+impl WebSettings {
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        let url = &self.map_tiles_url;
+        let template = (url.starts_with("https://") || url.starts_with("http://"))
+            && ["{z}", "{x}", "{y}"].iter().all(|part| url.contains(part));
+        if !url.is_empty() && !template {
+            let message =
+                format!("{url:?} is not a tile URL template; expected http(s)://…/{{z}}/{{x}}/{{y}}…, or empty");
+            return Err(("web.map_tiles_url", message));
+        }
+        Ok(())
+    }
+
+    /// What the dashboard is told at run time.
+    pub fn dashboard(&self) -> wm_api_gateway::DashboardSettings {
+        wm_api_gateway::DashboardSettings {
+            map_tiles_url: self.map_tiles_url.clone(),
+            map_attribution: self.map_attribution.clone(),
+        }
     }
 }
 
@@ -78,6 +109,7 @@ impl Settings {
         self.telemetry.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.alarms.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.analytics.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
+        self.web.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.notifications.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.gateway.validate(false).map_err(|(key, message)| ConfigError::invalid(key, message))?;
 

@@ -145,3 +145,12 @@ fn device_windows_are_checked() {
     let err = message(load_toml("[devices]\ngateway_lost_after_secs = 0\n", Mode::Embedded));
     assert!(err.starts_with("invalid configuration: devices.gateway_lost_after_secs: 0 is out of range"), "{err}");
 }
+
+#[test]
+fn map_tiles_are_a_url_template_or_nothing() {
+    let settings = load_toml("[web]\nmap_tiles_url = \"\"\n", Mode::Embedded).unwrap();
+    assert_eq!(settings.web.dashboard().map_tiles_url, "");
+    let err = message(load_toml("[web]\nmap_tiles_url = \"tiles.example/{z}/{x}\"\n", Mode::Embedded));
+    assert!(err.starts_with("invalid configuration: web.map_tiles_url: "), "{err}");
+    assert!(Settings::default().web.map_tiles_url.contains("openstreetmap"));
+}
