@@ -83,7 +83,9 @@ else
   report | tee "$out"
   for figure in "MQTT → committed projection, embedded" "peak RSS" "MQTT → visible in the API, embedded" \
     "MQTT → committed projection, distributed" "MQTT → visible in the API, distributed" "API list" "API detail" "API count" \
-    "API search" "API activity" "API mixed reads" "projection writes" "SSE: alert" "SSE: memory" \
+    "API search" "API activity" "API mixed reads" "… until the rollups" "API a year of one meter" \
+    "API 30 days of the network" "API a map view" "billing export" "server memory growth while the export" \
+    "projection writes" "SSE: alert" "SSE: memory" \
     "web: initial route" "web: the whole app" "web: LCP"; do
     grep -q "^| $figure.* | [0-9.]\+ [^|]* |" "$out" || { echo "bench-smoke: no figure for '$figure'" >&2; exit 1; }
   done

@@ -1,7 +1,8 @@
 //! The API at the seeded scale: latency of list, detail, count, search and
 //! activity under concurrent clients, against the storage call each
-//! endpoint makes, timed directly under the same load; and mixed-read
-//! throughput against a minimal actix handler.
+//! endpoint makes, timed directly under the same load; mixed-read
+//! throughput against a minimal actix handler; and the analytics reads and
+//! the billing export on the same network (`analytics`).
 
 use std::{sync::Arc, time::Duration};
 
@@ -145,6 +146,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         ours.push(load::closed_loop(args.clients, duration, http(one)).await?);
     }
     let mixed = load::closed_loop(args.clients, duration, http(Arc::new(ENDPOINTS))).await?;
+    let analytics = crate::analytics::through_http(&server, seed, &client, &token, (args.clients, duration)).await?;
     server.stop();
 
     let settings = DatabaseSettings { url: server.database_url(), ..DatabaseSettings::default() };
@@ -158,7 +160,6 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         };
         bare.push(load::closed_loop(args.clients, duration, op).await?);
     }
-    db.close().await;
     let minimal = minimal_handler(&client, args.clients, duration).await?;
 
     let scale = format!("{} gateways, {} meters, {} readings", args.gateways, args.meters, args.readings);
@@ -169,6 +170,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let rate = |s: &Sample| vec![s.per_second()];
     let what = format!("API mixed reads (the five above in turn), {} clients{}", args.clients, mixed.failure_note());
     report::row(&what, "req/s", &rate(&mixed), Some(&rate(&minimal)), true, "—");
+    crate::analytics::report(&db, seed, analytics, (args.clients, duration)).await?;
+    db.close().await;
     Ok(())
 }
 

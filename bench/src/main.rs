@@ -5,6 +5,7 @@
 //! `bench/RESULTS.md` (DESIGN §10): median and p99 over the runs, and the
 //! ratio of the medians.
 
+mod analytics;
 mod api;
 mod distributed;
 mod fleet;

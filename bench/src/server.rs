@@ -53,9 +53,20 @@ impl Server {
     /// serving the dashboard in `dashboard` (a built `web/dist`) if given,
     /// and waits until it is ready.
     pub async fn start(wmeter: &Path, seed: Option<Seed>, dashboard: Option<&Path>) -> anyhow::Result<Server> {
+        Self::start_with(wmeter, seed, dashboard, &[]).await
+    }
+
+    /// [`start`](Self::start), configured further by `settings`
+    /// (`WMETER_…` variables).
+    pub async fn start_with(
+        wmeter: &Path,
+        seed: Option<Seed>,
+        dashboard: Option<&Path>,
+        settings: &[(&str, &str)],
+    ) -> anyhow::Result<Server> {
         let dir = tempfile::tempdir()?;
         let (http_port, mqtt_port) = (free_port()?, free_port()?);
-        let env = [
+        let mut env = vec![
             ("WMETER_HTTP__HOST", "127.0.0.1".to_owned()),
             ("WMETER_HTTP__PORT", http_port.to_string()),
             ("WMETER_DATABASE__URL", format!("sqlite://{}/wmeter.db", dir.path().display())),
@@ -68,6 +79,7 @@ impl Server {
             ("WMETER_MQTT__GATEWAY_PASSWORD", GATEWAY_PASSWORD.to_owned()),
             ("WMETER_LOG__LEVEL", "warn".to_owned()),
         ];
+        env.extend(settings.iter().map(|(key, value)| (*key, (*value).to_owned())));
         let mut add = Command::new(wmeter)
             .args(["user", "add", "--username", ADMIN.0, "--role", "admin"])
             .envs(env.iter().cloned())
