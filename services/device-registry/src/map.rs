@@ -34,13 +34,20 @@ pub struct Bbox {
 }
 
 impl Bbox {
-    /// `w,s,e,n`, within the world, west of east and south of north.
+    /// `w,s,e,n` (decimal numbers: digits, a point, digits), within the
+    /// world, west of east and south of north.
     pub fn parse(text: &str) -> Result<Bbox, String> {
+        let decimal = |n: &str| {
+            let digits = n.strip_prefix('-').unwrap_or(n);
+            let (whole, fraction) = digits.split_once('.').unwrap_or((digits, "0"));
+            let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            (all_digits(whole) && all_digits(fraction)).then(|| n.parse::<f64>().ok()).flatten()
+        };
         let numbers: Vec<f64> = text
             .split(',')
-            .map(|n| n.trim().parse::<f64>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| format!("{text:?} is not four numbers: west,south,east,north in degrees"))?;
+            .map(decimal)
+            .collect::<Option<_>>()
+            .ok_or_else(|| format!("{text:?} is not four numbers: west,south,east,north in degrees"))?;
         let [west, south, east, north] = numbers[..] else {
             return Err(format!("{text:?} is not four numbers: west,south,east,north in degrees"));
         };
@@ -185,7 +192,8 @@ mod tests {
     fn a_view_is_four_numbers_in_the_world_in_order() {
         let b = Bbox::parse("4.7,45.7,4.95,45.82").unwrap();
         assert_eq!((b.west, b.north), (4.7, 45.82));
-        for bad in ["4.7,45.7,4.95", "a,b,c,d", "4.95,45.7,4.7,45.82", "4.7,45.8,4.95,45.7", "-181,0,0,1", "0,0,1,91"] {
+        let bad = ["4.7,45.7,4.95", "a,b,c,d", "4.95,45.7,4.7,45.82", "4.7,45.8,4.95,45.7", "-181,0,0,1", "0,0,1,91"];
+        for bad in bad.into_iter().chain(["1e1,0,20,1", " 4,45,5,46", "4.,45,5,46", "inf,0,1,1", ""]) {
             assert!(Bbox::parse(bad).is_err(), "{bad}");
         }
     }

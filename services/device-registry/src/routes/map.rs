@@ -17,8 +17,9 @@ use crate::{
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct MapQuery {
-    /// The view: west,south,east,north in degrees.
-    #[param(example = "4.7,45.7,4.95,45.82")]
+    /// The view: west,south,east,north in degrees, west less than east and
+    /// south less than north.
+    #[param(example = "4.7,45.7,4.95,45.82", pattern = "^-?[0-9]+(\\.[0-9]+)?(,-?[0-9]+(\\.[0-9]+)?){3}$")]
     bbox: String,
 }
 

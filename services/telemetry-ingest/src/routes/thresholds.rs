@@ -11,7 +11,7 @@ use crate::{
     actions,
     domain::{
         detect::Thresholds,
-        thresholds::{Overrides, ThresholdError},
+        thresholds::{Field, Overrides, ThresholdError},
     },
     error::IngestError,
     settings::millilitres,
@@ -25,13 +25,27 @@ use crate::{
 };
 
 /// Thresholds as the API writes them; a `null` follows the default.
-#[derive(Debug, Default, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ThresholdValues {
+    /// Hours in a row with consumption that raise `continuous-flow`.
+    continuous_flow_hours: Option<u32>,
+    /// `night-flow`: the lowest hour between 02:00 and 05:00 above this many litres.
+    night_flow_litres_per_hour: Option<f64>,
+    /// `burst`: an hour above this many litres.
+    burst_litres_per_hour: Option<f64>,
+    /// `stuck-meter`: days in a row without consumption while heard.
+    stuck_meter_days: Option<u32>,
+}
+
+/// A meter's own thresholds, whole: a `null` or absent one follows the default.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ThresholdBody {
     /// Hours in a row with consumption that raise `continuous-flow`, 2 to 168.
     #[serde(default)]
-    #[schema(minimum = 2, maximum = 168)]
-    continuous_flow_hours: Option<u32>,
+    #[schema(value_type = Option<u32>, minimum = 2, maximum = 168)]
+    continuous_flow_hours: Option<f64>,
     /// `night-flow`: the lowest hour between 02:00 and 05:00 above this many
     /// litres, 0.001 to 1000000.
     #[serde(default)]
@@ -43,11 +57,32 @@ pub struct ThresholdValues {
     burst_litres_per_hour: Option<f64>,
     /// `stuck-meter`: days in a row without consumption while heard, 1 to 365.
     #[serde(default)]
-    #[schema(minimum = 1, maximum = 365)]
-    stuck_meter_days: Option<u32>,
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 365)]
+    stuck_meter_days: Option<f64>,
 }
 
 const LITRE: f64 = 1000.0;
+
+/// A whole number (`143.0` is one); otherwise out of `field`'s range.
+fn whole(value: Option<f64>, field: Field) -> Result<Option<u32>, ThresholdError> {
+    value
+        .map(|v| {
+            let whole = v.is_finite() && v.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&v);
+            if whole { Ok(v as u32) } else { Err(ThresholdError::OutOfRange(field)) }
+        })
+        .transpose()
+}
+
+impl ThresholdBody {
+    fn overrides(&self) -> Result<Overrides, ThresholdError> {
+        Ok(Overrides {
+            continuous_flow_hours: whole(self.continuous_flow_hours, Field::ContinuousFlowHours)?,
+            night_flow_ml: self.night_flow_litres_per_hour.map(millilitres),
+            burst_ml: self.burst_litres_per_hour.map(millilitres),
+            stuck_days: whole(self.stuck_meter_days, Field::StuckDays)?,
+        })
+    }
+}
 
 impl ThresholdValues {
     fn of(o: &Overrides) -> Self {
@@ -67,15 +102,6 @@ impl ThresholdValues {
             stuck_days: Some(t.stuck_days),
         };
         Self::of(&o)
-    }
-
-    fn overrides(&self) -> Overrides {
-        Overrides {
-            continuous_flow_hours: self.continuous_flow_hours,
-            night_flow_ml: self.night_flow_litres_per_hour.map(millilitres),
-            burst_ml: self.burst_litres_per_hour.map(millilitres),
-            stuck_days: self.stuck_meter_days,
-        }
     }
 }
 
@@ -134,7 +160,7 @@ pub async fn get(
 /// Set a meter's own thresholds; a `null` or absent one follows the network's default.
 #[utoipa::path(put, path = "/api/thresholds/{id}", tag = "analytics",
     params(("id" = String, Path, description = "The meter's id", pattern = "^[0-9a-fA-F]{24}$")),
-    request_body = ThresholdValues,
+    request_body = ThresholdBody,
     responses(
         (status = 200, body = MeterThresholds),
         (status = 400, description = "A threshold out of range, named in `fields`", body = ApiError),
@@ -146,13 +172,14 @@ pub async fn put(
     caller: Caller,
     state: web::Data<IngestState>,
     id: web::Path<String>,
-    body: JsonObject<ThresholdValues>,
+    body: JsonObject<ThresholdBody>,
 ) -> Result<HttpResponse, ApiError> {
     let attempt = IngestState::attempt(&caller, "meter.thresholds").on(&id);
     let result = async {
         caller.may_change_devices()?;
         let id = meter(&id)?;
-        actions::thresholds::set(&state, &attempt, &caller.user_id, &id, body.overrides()).await?;
+        let overrides = body.overrides().map_err(IngestError::from)?;
+        actions::thresholds::set(&state, &attempt, &caller.user_id, &id, overrides).await?;
         Ok(HttpResponse::Ok().json(view(&state, &id).await?))
     };
     state.audited(&attempt, result.await).await

@@ -138,13 +138,14 @@ async fn an_operators_thresholds_for_a_meter_replace_the_defaults_and_are_audite
         );
 
         let put = |who, body: Value| send_for(&app, who, Method::PUT, &path, Some(body));
-        let own = json!({"continuousFlowHours": 3, "burstLitresPerHour": 10});
+        let own = json!({"continuousFlowHours": 3.0, "burstLitresPerHour": 10});
         assert_eq!(put(VIEWER, own.clone()).await.0, 403);
         for (bad, field) in [
             (json!({"continuousFlowHours": 1}), "continuousFlowHours"),
             (json!({"nightFlowLitresPerHour": -1}), "nightFlowLitresPerHour"),
             (json!({"burstLitresPerHour": 0.0001}), "burstLitresPerHour"),
             (json!({"stuckMeterDays": 400}), "stuckMeterDays"),
+            (json!({"continuousFlowHours": 12.5}), "continuousFlowHours"),
         ] {
             let (status, body) = put(ANN, bad.clone()).await;
             assert_eq!((status, body["fields"][field].is_string()), (400, true), "{bad}: {body}");
