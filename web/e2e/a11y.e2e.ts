@@ -25,6 +25,7 @@ async function routes(api: Api, ctx: WmeterContext): Promise<[name: string, path
     ['criticals', '/criticals'],
     ['alarms', '/alarms'],
     ['alarm-panel', `/alarms?alarm=${alarm.id}`],
+    ['map', '/map'],
     ['gateway-registration', '/gateway-registration'],
     ['water-meter-registration', '/water-meter-registration'],
     ['search', '/search'],

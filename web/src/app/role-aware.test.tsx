@@ -47,11 +47,12 @@ describe('a viewer', () => {
     expect(screen.queryByLabelText('Serial Number')).toBeNull();
   });
 
-  it('has eight menu entries, Alarms among them, without the registrations', () => {
+  it('has nine menu entries, Alarms and the Map among them, without the registrations', () => {
     renderWithProviders(<NavList />, as('viewer'));
     const links = screen.getAllByRole('link').map((link) => link.textContent);
-    expect(links).toHaveLength(8);
+    expect(links).toHaveLength(9);
     expect(links).toContain('Alarms');
+    expect(links).toContain('Map');
     expect(links).not.toContain('Gateway Registration');
   });
 });
@@ -64,9 +65,9 @@ describe('an operator', () => {
     expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
   });
 
-  it('sees the registration form and ten menu entries', () => {
+  it('sees the registration form and eleven menu entries', () => {
     renderWithProviders(<><GatewayRegistrationPage /><NavList /></>, as('operator'));
     expect(screen.getByRole('button', { name: 'Register' })).toBeInTheDocument();
-    expect(screen.getAllByRole('link')).toHaveLength(10);
+    expect(screen.getAllByRole('link')).toHaveLength(11);
   });
 });

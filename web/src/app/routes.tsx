@@ -45,6 +45,7 @@ export const routes: RouteObject[] = [
               },
               { path: 'criticals', lazy: page(() => import('../features/meters/components/criticals-page.tsx')) },
               { path: 'alarms', lazy: page(() => import('../features/alarms/components/alarms-page.tsx')) },
+              { path: 'map', lazy: page(() => import('../features/map/components/map-page.tsx')) },
               {
                 path: 'gateway-registration',
                 lazy: page(() => import('../features/registration/components/gateway-registration-page.tsx')),

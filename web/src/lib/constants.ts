@@ -61,3 +61,26 @@ export const BREAKPOINT_SHORT_HEIGHT_PX = 550;
 export const BREAKPOINT_SMALL_PX = 1000;
 export const BREAKPOINT_SIDE_NAV_MAX_PX = 1200;
 export const BREAKPOINT_CRITICAL_LIST_MOBILE_PX = 800;
+
+// The map (docs/map.md). The server clusters and caps a view at MAP_ITEMS_MAX
+// clusters and markers; the dashboard asks for the visible bounding box.
+export const MAP_ITEMS_MAX = 2_000;
+/** Wait this long after the last move or zoom before asking for the view. */
+export const MAP_MOVE_DEBOUNCE_MS = 250;
+/** A view stays cached this long (seconds) once nothing shows it. */
+export const MAP_VIEW_KEEP_S = 30;
+/** The bounding box asked for stays within these (no antimeridian crossing). */
+export const MAP_LON_LIMIT = 180;
+export const MAP_LAT_LIMIT = 85;
+export const MAP_MIN_ZOOM = 2;
+export const MAP_MAX_ZOOM = 19;
+/** Fitting the map never zooms closer than this (one device, or a few close together). */
+export const MAP_FIT_MAX_ZOOM = 16;
+export const MAP_FIT_PADDING_PX = 32;
+/** The world view when no device has a position yet. */
+export const MAP_WORLD_CENTER = { lat: 20, lon: 0 } as const;
+export const MAP_WORLD_ZOOM = 2;
+/** Marker sizes in pixels: a device, and clusters growing with the log of their count. */
+export const MAP_MARKER_RADIUS_PX = 8;
+export const MAP_CLUSTER_RADIUS_PX = { min: 14, max: 30 } as const;
+export const MAP_MIN_HEIGHT_PX = 360;

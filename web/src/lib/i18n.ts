@@ -7,6 +7,7 @@ import enAlarms from '../locales/en/alarms.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
 import enGateways from '../locales/en/gateways.json';
+import enMap from '../locales/en/map.json';
 import enMeters from '../locales/en/meters.json';
 import enNotifications from '../locales/en/notifications.json';
 import enOverview from '../locales/en/overview.json';
@@ -16,6 +17,7 @@ import frAlarms from '../locales/fr/alarms.json';
 import frAuth from '../locales/fr/auth.json';
 import frCommon from '../locales/fr/common.json';
 import frGateways from '../locales/fr/gateways.json';
+import frMap from '../locales/fr/map.json';
 import frMeters from '../locales/fr/meters.json';
 import frNotifications from '../locales/fr/notifications.json';
 import frOverview from '../locales/fr/overview.json';
@@ -33,6 +35,7 @@ export const resources = {
     search: enSearch,
     notifications: enNotifications,
     alarms: enAlarms,
+    map: enMap,
   },
   fr: {
     common: frCommon,
@@ -44,6 +47,7 @@ export const resources = {
     search: frSearch,
     notifications: frNotifications,
     alarms: frAlarms,
+    map: frMap,
   },
 } as const;
 

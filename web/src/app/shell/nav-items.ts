@@ -1,6 +1,6 @@
 // The navigation entries: the spec's nine (§2, Shell), in its order, with
-// Alarms after Criticals. An entry that `needs` a permission is shown only to
-// the roles that have it.
+// Alarms after Criticals and the Map after Alarms. An entry that `needs` a
+// permission is shown only to the roles that have it.
 import { useCan, type Permission } from '../../lib/permissions.ts';
 
 type NavKey =
@@ -12,6 +12,7 @@ type NavKey =
   | 'nav.downWaterMeters'
   | 'nav.criticals'
   | 'nav.alarms'
+  | 'nav.map'
   | 'nav.waterMeterRegistration'
   | 'nav.gatewayRegistration';
 
@@ -30,6 +31,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/down-water-meters', key: 'nav.downWaterMeters' },
   { to: '/criticals', key: 'nav.criticals' },
   { to: '/alarms', key: 'nav.alarms' },
+  { to: '/map', key: 'nav.map' },
   { to: '/water-meter-registration', key: 'nav.waterMeterRegistration', needs: 'changeDevices' },
   { to: '/gateway-registration', key: 'nav.gatewayRegistration', needs: 'changeDevices' },
 ];
