@@ -10,6 +10,7 @@ import type { TestProject } from 'vitest/node';
 
 import { ARTIFACTS, SIM, type Login, type WmeterContext } from './context.ts';
 import { freePort, run, start, stop, waitUntil } from './processes.ts';
+import { WMETER as BINARY } from './wmeter.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,9 +18,7 @@ declare module 'vitest' {
   }
 }
 
-const WEB = resolve(import.meta.dirname, '../..');
-const BINARY = process.env.WM_E2E_WMETER ?? resolve(WEB, '../target/debug/wmeter');
-const DIST = resolve(WEB, 'dist');
+const DIST = resolve(import.meta.dirname, '../../dist');
 
 const secret = () => randomBytes(12).toString('base64url');
 

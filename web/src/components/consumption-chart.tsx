@@ -1,7 +1,7 @@
 // Consumption as bars (docs/analytics.md): a meter's, a gateway's or the network's,
 // per hour, day or month over a chosen range, read from the rollups, in L or
 // m³, with marks where alarms were raised. The bars load lazily; an empty
-// range says so.
+// range says so. A caller may offer the range as a CSV download.
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import ToggleButton from '@mui/material/ToggleButton';
@@ -11,7 +11,8 @@ import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { LITRES_SHOWN_UP_TO } from '../lib/format.ts';
-import { useConsumptionSeriesQuery, type Bucket, type Series } from '../lib/rollups-api.ts';
+import { useConsumptionSeriesQuery, type Bucket, type Series, type SeriesArg } from '../lib/rollups-api.ts';
+import { CsvDownloadButton } from './csv-download-button.tsx';
 import { TableSection } from './table-section.tsx';
 
 const ConsumptionBars = lazy(() => import('./consumption-bars.tsx'));
@@ -42,7 +43,12 @@ interface Props {
   marks?: readonly ChartMark[];
   /** The range shown, for a caller that reads marks over it. */
   range: ChartRange;
-  onRange: (range: ChartRange) => void;
+  /** Offers the ranges to choose from; without it the range is fixed. */
+  onRange?: (range: ChartRange) => void;
+  /** What an empty range says; by default "No consumption in this range". */
+  emptyText?: string;
+  /** Offers the range shown as a CSV download. */
+  download?: boolean;
 }
 
 /** The instants a range spans now: to the end of the current hour. */
@@ -52,11 +58,12 @@ export function rangeOf(range: ChartRange, now = Date.now()): { bucket: Bucket; 
   return { bucket, from: new Date(to - ms).toISOString(), to: new Date(to).toISOString() };
 }
 
-function labeller(series: Series, language: string) {
+/** Names a bucket by its first instant: its hour (local), or its day or month in the series' zone. */
+export function bucketLabeller(bucket: Bucket, timeZone: string, language: string) {
   const options: Intl.DateTimeFormatOptions =
-    series.bucket === 'hour' ? { hour: '2-digit', minute: '2-digit' }
-    : series.bucket === 'day' ? { day: 'numeric', month: 'short', timeZone: series.timeZone }
-    : { month: 'short', year: 'numeric', timeZone: series.timeZone };
+    bucket === 'hour' ? { hour: '2-digit', minute: '2-digit' }
+    : bucket === 'day' ? { day: 'numeric', month: 'short', timeZone }
+    : { month: 'short', year: 'numeric', timeZone };
   const format = new Intl.DateTimeFormat(language, options);
   return (iso: string) => format.format(new Date(iso));
 }
@@ -69,20 +76,19 @@ export function bucketIndex(series: Series, at: string): number {
   return time < Date.parse(series.to) ? found : -1;
 }
 
-export function ConsumptionChart({ meterId, gatewayId, title, marks = [], range, onRange }: Props) {
+export function ConsumptionChart({ meterId, gatewayId, title, marks = [], range, onRange, emptyText, download = false }: Props) {
   const { t, i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? i18n.language;
   // Fixed while the range is: a query argument that moved with the clock
   // would refetch on every render. Hints refetch the same range.
-  const current = useMemo(() => rangeOf(range), [range]);
-  const { currentData: series, isFetching } = useConsumptionSeriesQuery({
-    ...(meterId ? { meter: meterId } : {}),
-    ...(gatewayId ? { gateway: gatewayId } : {}),
-    ...current,
-  });
+  const arg = useMemo<SeriesArg>(
+    () => ({ ...(meterId ? { meter: meterId } : {}), ...(gatewayId ? { gateway: gatewayId } : {}), ...rangeOf(range) }),
+    [meterId, gatewayId, range],
+  );
+  const { currentData: series, isFetching } = useConsumptionSeriesQuery(arg);
   const chart = useMemo(() => {
     if (!series) return null;
-    const label = labeller(series, language);
+    const label = bucketLabeller(series.bucket, series.timeZone, language);
     const litres = series.points.map((p) => p.volumeMl / 1000);
     const cubic = Math.max(0, ...litres) > LITRES_SHOWN_UP_TO;
     const number = new Intl.NumberFormat(language, { maximumFractionDigits: 3 });
@@ -101,9 +107,14 @@ export function ConsumptionChart({ meterId, gatewayId, title, marks = [], range,
       title={title}
       loading={!series && isFetching}
       action={
-        <ToggleButtonGroup size="small" exclusive value={range} aria-label={t('chart.range')} onChange={(_e, next: ChartRange | null) => { if (next) onRange(next); }}>
-          {RANGES.map((r) => <ToggleButton key={r} value={r}>{t(`chart.ranges.${r}`)}</ToggleButton>)}
-        </ToggleButtonGroup>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'flex-end', gap: 1 }}>
+          {onRange ? (
+            <ToggleButtonGroup size="small" exclusive value={range} aria-label={t('chart.range')} onChange={(_e, next: ChartRange | null) => { if (next) onRange(next); }}>
+              {RANGES.map((r) => <ToggleButton key={r} value={r}>{t(`chart.ranges.${r}`)}</ToggleButton>)}
+            </ToggleButtonGroup>
+          ) : null}
+          {download ? <CsvDownloadButton series={arg} /> : null}
+        </Box>
       }
     >
       {chart && series && series.totalMl > 0 ? (
@@ -113,7 +124,7 @@ export function ConsumptionChart({ meterId, gatewayId, title, marks = [], range,
           </Suspense>
         </Box>
       ) : chart ? (
-        <Typography color="text.secondary" sx={{ py: 2 }}>{t('chart.empty')}</Typography>
+        <Typography color="text.secondary" sx={{ py: 2 }}>{emptyText ?? t('chart.empty')}</Typography>
       ) : null}
     </TableSection>
   );

@@ -85,6 +85,28 @@ export const baseQueryWithReauth: Query = async (args, api, extraOptions) => {
   return token ? rawBaseQuery(args, api, extraOptions) : result;
 };
 
+/**
+ * A GET of a file (a CSV export) with the bearer token and the same re-auth
+ * as `baseQueryWithReauth`: the response is handed back unread, so a large
+ * download is read once, as a blob, rather than parsed.
+ */
+export async function fetchWithReauth(
+  path: string,
+  params: Record<string, string>,
+  api: BaseQueryApi,
+): Promise<Response> {
+  const url = new URL(path.replace(/^\//, ''), BASE_URL);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  const send = (token: string | null) =>
+    fetch(url, { credentials: 'include', headers: token ? { Authorization: `Bearer ${token}` } : {}, signal: api.signal });
+  const sentWith = tokenOf(api);
+  const response = await send(sentWith);
+  if (response.status !== 401) return response;
+  const current = tokenOf(api);
+  const token = refreshing || !current || current === sentWith ? await refreshAccessToken(api) : current;
+  return token ? send(token) : response;
+}
+
 /** Every cache tag type: what a mutation or a change hint can invalidate. */
 const TAG_TYPES = [
   'Count',
@@ -99,6 +121,8 @@ const TAG_TYPES = [
   'AlarmCounts',
   'ValveCommand',
   'Thresholds',
+  /** The network's consumption and its top consumers (sums over every meter). */
+  'Network',
 ] as const;
 
 export type TagType = (typeof TAG_TYPES)[number];

@@ -1,6 +1,7 @@
 // Empty answers to the reads pages make beyond the spec's (the shell's
 // alarm count, a device's alarms, a meter's valve timeline, consumption
-// chart and leak-detection thresholds), for the tests of every feature.
+// chart and leak-detection thresholds, the overview's network consumption
+// and top consumers, a gateway's traffic), for the tests of every feature.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 
 /** The network's default thresholds, as the server's configuration sets them. */
@@ -28,7 +29,7 @@ export function meterThresholds(
   };
 }
 
-/** Empty answers to every alarm, valve-command, rollup and thresholds read a page makes. */
+/** Empty answers to every alarm, valve-command, rollup, traffic and thresholds read a page makes. */
 export function emptyExtraReads(): HttpHandler[] {
   return [
     http.get('/api/alarms', () => HttpResponse.json({ items: [], next: null })),
@@ -38,7 +39,14 @@ export function emptyExtraReads(): HttpHandler[] {
     http.get('/api/rollups', ({ request }) => {
       const params = new URL(request.url).searchParams;
       const [from, to] = [params.get('from') ?? '', params.get('to') ?? ''];
-      return HttpResponse.json({ scope: 'meter', bucket: params.get('bucket'), timeZone: 'UTC', from, to, totalMl: 0, points: [] });
+      const scope = params.has('meter') ? 'meter' : params.has('gateway') ? 'gateway' : 'network';
+      return HttpResponse.json({ scope, bucket: params.get('bucket'), timeZone: 'UTC', from, to, totalMl: 0, points: [] });
+    }),
+    http.get('/api/rollups/top', () => HttpResponse.json({ from: '2026-11-16T00:00:00Z', to: '2026-11-23T00:00:00Z', items: [] })),
+    http.get('/api/traffic', ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      const [gatewayId, from, to] = [params.get('gateway') ?? '', params.get('from') ?? '', params.get('to') ?? ''];
+      return HttpResponse.json({ gatewayId, timeZone: 'UTC', from, to, points: [] });
     }),
     http.get('/api/thresholds/:meterId', ({ params }) => HttpResponse.json(meterThresholds(String(params.meterId)))),
   ];

@@ -22,6 +22,8 @@ interface Props<T> {
   empty?: ReactNode;
   /** Card columns get narrow below this width; defaults to the small breakpoint. */
   mobileBelowPx?: number;
+  /** A control beside the title, e.g. an Export menu. */
+  titleAction?: ReactNode;
 }
 
 export function DeviceListPage<T>(props: Props<T>) {
@@ -32,9 +34,12 @@ export function DeviceListPage<T>(props: Props<T>) {
   return (
     <Box component="section" aria-labelledby="list-title">
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 2 }}>
-        <Typography id="list-title" variant="h5" component="h1">
-          {props.title}
-        </Typography>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1 }}>
+          <Typography id="list-title" variant="h5" component="h1">
+            {props.title}
+          </Typography>
+          {props.titleAction}
+        </Box>
         <StartDatePicker value={props.startDay} onChange={props.onStartDayChange} />
       </Box>
       {list.status === 'loading' ? (

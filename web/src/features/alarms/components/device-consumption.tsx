@@ -21,5 +21,5 @@ export function MeterConsumption({ meterId }: { meterId: string }) {
     () => (data?.items ?? []).map((alarm) => ({ at: alarm.raisedAt, name: words.type(alarm.type) })),
     [data, words],
   );
-  return <ConsumptionChart meterId={meterId} title={t('chart.title')} marks={marks} range={range} onRange={setRange} />;
+  return <ConsumptionChart meterId={meterId} title={t('chart.title')} marks={marks} range={range} onRange={setRange} download />;
 }

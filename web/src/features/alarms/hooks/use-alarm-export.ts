@@ -2,6 +2,7 @@
 // page through the keyset cursor, up to EXPORT_LIMIT alarms.
 import { useState } from 'react';
 
+import { saveBlob } from '../../../lib/save-file.ts';
 import { alarmsCsv } from '../api/alarm-csv.ts';
 import type { Alarm } from '../api/alarm-types.ts';
 import { useLazyAlarmsQuery } from '../api/alarms-api.ts';
@@ -10,15 +11,6 @@ const EXPORT_PAGE = 500;
 export const EXPORT_LIMIT = 50_000;
 
 export type ExportOutcome = 'done' | 'capped' | 'failed';
-
-function download(text: string, filename: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.click();
-  setTimeout(() => { URL.revokeObjectURL(url); }, 0);
-}
 
 export function useAlarmExport(params: Record<string, string>) {
   const [read] = useLazyAlarmsQuery();
@@ -34,7 +26,8 @@ export function useAlarmExport(params: Record<string, string>) {
         alarms.push(...page.items);
         after = page.next ?? undefined;
       } while (after && alarms.length < EXPORT_LIMIT);
-      download(alarmsCsv(alarms.slice(0, EXPORT_LIMIT)), `alarms-${new Date().toISOString().slice(0, 10)}.csv`);
+      const csv = new Blob([alarmsCsv(alarms.slice(0, EXPORT_LIMIT))], { type: 'text/csv;charset=utf-8' });
+      saveBlob(csv, `alarms-${new Date().toISOString().slice(0, 10)}.csv`);
       return after ? 'capped' : 'done';
     } catch {
       return 'failed';

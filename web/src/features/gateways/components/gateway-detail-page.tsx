@@ -1,5 +1,6 @@
 // Gateway detail (spec §2): the route parameter is an id or a serial number,
-// with or without GTW-. Details and edit on the left, activity on the right.
+// with or without GTW-. Details and edit on the left, activity on the right,
+// with the gateway's daily traffic above it.
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
@@ -17,6 +18,7 @@ import { GatewayActivitySection } from './gateway-activity-section.tsx';
 import { GatewayHeader } from './gateway-header.tsx';
 import { GatewayPanel } from './gateway-panel.tsx';
 import { PeripheralsSection } from './peripherals-section.tsx';
+import { TrafficChart } from './traffic-chart.tsx';
 
 export default function GatewayDetailPage() {
   const { t } = useTranslation('gateways');
@@ -61,6 +63,7 @@ export default function GatewayDetailPage() {
         </Box>
         <Box sx={{ display: 'grid', gap: 3, minWidth: 0 }}>
           <DeviceSections deviceId={id} kind="gateway" place="side" />
+          <TrafficChart gatewayId={id} />
           <BleActivitySection gatewayId={id} />
           <GatewayActivitySection gatewayId={id} />
         </Box>

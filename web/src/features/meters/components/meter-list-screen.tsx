@@ -15,12 +15,14 @@ interface Props {
   kind: Exclude<MeterListKind, 'critical'>;
   dot: (meter: WaterMeter) => DotColour;
   empty?: ReactNode;
+  /** A control beside the title. */
+  titleAction?: ReactNode;
 }
 
 /** Lost and down meters: red if critical, otherwise gray. */
 export const lostDot = (meter: WaterMeter): DotColour => (meter.criticalState ? 'red' : 'gray');
 
-export function MeterListScreen({ kind, dot, empty }: Props) {
+export function MeterListScreen({ kind, dot, empty, titleAction }: Props) {
   const { list, total, startDay, setStartDay } = useMeterList(kind);
   const title = useListTitle(kind, total);
   return (
@@ -33,6 +35,7 @@ export function MeterListScreen({ kind, dot, empty }: Props) {
       keyOf={(meter) => idOf(meter._id)}
       renderCard={(meter) => <MeterCard meter={meter} dot={dot(meter)} />}
       {...(empty ? { empty } : {})}
+      {...(titleAction ? { titleAction } : {})}
     />
   );
 }

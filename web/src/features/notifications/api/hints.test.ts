@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseHint, tagsFor } from './hints.ts';
+import { networkRefresher, parseHint, tagsFor, type Hint } from './hints.ts';
 
 const METER = '65f0c0ffee00000000000001';
 const GATEWAY = '65f0c0ffee00000000000002';
@@ -59,5 +59,23 @@ describe('change hints', () => {
       { type: 'Thresholds', id: METER },
     ]);
     expect(tagsFor({ devices: [], changes: ['thresholds'], complete: false })).toEqual(['Thresholds']);
+  });
+});
+
+describe("the network's refresh", () => {
+  const reading: Hint = { devices: [{ id: METER, kind: 'meter', changes: ['reading'] }], changes: ['reading'], complete: true };
+
+  it('follows readings at most once a minute', () => {
+    const network = networkRefresher(60_000);
+    expect(network(reading, 1_000)).toEqual(['Network']);
+    expect(network(reading, 30_000)).toEqual([]);
+    expect(network(reading, 60_999)).toEqual([]);
+    expect(network(reading, 61_000)).toEqual(['Network']);
+  });
+
+  it('ignores hints without a reading, even incomplete ones', () => {
+    const network = networkRefresher(60_000);
+    expect(network({ devices: [{ id: GATEWAY, kind: 'gateway', changes: ['activity'] }], changes: ['activity'], complete: false }, 0)).toEqual([]);
+    expect(network({ devices: [], changes: ['reading'], complete: false }, 0)).toEqual(['Network']);
   });
 });

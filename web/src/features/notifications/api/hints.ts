@@ -133,3 +133,22 @@ export function tagsFor(hint: Hint): Tag[] {
   if (!hint.complete) for (const change of hint.changes) add(kindTags(change));
   return [...tags.values()];
 }
+
+/** The network's sums (its series, the top consumers) refetch at most this often. */
+export const NETWORK_REFRESH_MS = 60_000;
+
+/**
+ * Readings change the network's sums as well, which every meter's reading
+ * would refetch twice a second on a busy network: the refresher gives the
+ * `Network` tag for a hint with a reading at most once every `every` ms.
+ * One per stream.
+ */
+export function networkRefresher(every = NETWORK_REFRESH_MS) {
+  let last = Number.NEGATIVE_INFINITY;
+  return (hint: Hint, now: number): Tag[] => {
+    const read = hint.changes.includes('reading') || hint.devices.some((device) => device.changes.includes('reading'));
+    if (!read || now - last < every) return [];
+    last = now;
+    return ['Network'];
+  };
+}

@@ -9,7 +9,7 @@ import { selectToken, selectUserId } from '../../../lib/session.ts';
 import { openEventStream } from '../../../lib/sse.ts';
 import type { Notification } from '../../../lib/types.ts';
 import { streamReporter } from '../hooks/stream-status.ts';
-import { parseHint, tagsFor } from './hints.ts';
+import { networkRefresher, parseHint, tagsFor } from './hints.ts';
 import { lastSeq, parseNotification, prepend, removeWhere, restore } from './notification-cache.ts';
 
 const STREAM_PATH = '/api/notifications';
@@ -25,6 +25,7 @@ export const notificationsApi = api.injectEndpoints({
         const { cacheDataLoaded, cacheEntryRemoved, dispatch } = lifecycle;
         const closing = new AbortController();
         const status = streamReporter(userId);
+        const networkTags = networkRefresher();
         try {
           const { data } = await cacheDataLoaded;
           // Resume after the newest listed: nothing created since the list is missed.
@@ -47,7 +48,7 @@ export const notificationsApi = api.injectEndpoints({
             onMessage: (message) => {
               if (message.event === 'hint') {
                 const hint = parseHint(message.data);
-                if (hint) dispatch(api.util.invalidateTags(tagsFor(hint)));
+                if (hint) dispatch(api.util.invalidateTags([...tagsFor(hint), ...networkTags(hint, Date.now())]));
                 return;
               }
               const n = parseNotification(message.data);

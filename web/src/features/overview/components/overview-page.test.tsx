@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
+import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
@@ -51,6 +52,7 @@ function serve(counts = COUNTS, rows: unknown[] = activity) {
       requests.push(new URL(request.url));
       return HttpResponse.json(rows);
     }),
+    ...emptyExtraReads(),
   );
   return requests;
 }
@@ -153,6 +155,7 @@ describe('OverviewPage', () => {
       http.get('/api/proxy/gateways/count', () => HttpResponse.json({ code: 'boom' }, { status: 500 })),
       http.get('/api/proxy/gateways/lost/count', () => HttpResponse.json({ count: 2 })),
       http.get('/api/proxy/gateways/gateway-activity', () => HttpResponse.json({ code: 'boom' }, { status: 500 })),
+      ...emptyExtraReads(),
     );
     renderWithProviders(<OverviewPage />);
 

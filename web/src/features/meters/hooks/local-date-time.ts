@@ -1,0 +1,22 @@
+// The value of a `datetime-local` input, in the browser's time zone: now as
+// its default, and the instant a value names (docs/analytics.md, Exports).
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `YYYY-MM-DDTHH:mm` of `date` in local time. */
+export function localDateTimeInput(date: Date): string {
+  return `${String(date.getFullYear())}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/** The instant a `datetime-local` value names in local time, or null when it names none. */
+export function instantOf(value: string): Date | null {
+  const parts = LOCAL.exec(value.trim());
+  if (!parts) return null;
+  const number = (i: number) => Number(parts[i] ?? 0);
+  const [year, month, day, hour, minute, second] = [number(1), number(2), number(3), number(4), number(5), number(6)];
+  const date = new Date(year, month - 1, day, hour, minute, second);
+  const same = date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day;
+  return same && hour < 24 && minute < 60 && second < 60 ? date : null;
+}

@@ -1,0 +1,47 @@
+// CSV exports (docs/analytics.md, Exports), any role: fetched with the
+// bearer token, which a plain link could not send, and saved under the
+// server's file name. A download answers the name it was saved under.
+import type { BaseQueryApi, FetchBaseQueryError } from '@reduxjs/toolkit/query';
+
+import { api, fetchWithReauth } from './api.ts';
+import { seriesParams, type SeriesArg } from './rollups-api.ts';
+import { filenameOf, saveBlob } from './save-file.ts';
+
+export interface MeterIndexArg {
+  /** ISO 8601; the server rounds it down to its hour. */
+  at: string;
+  /** Only meters whose serial number or name holds this text. */
+  q?: string;
+}
+
+type Outcome = { data: string } | { error: FetchBaseQueryError };
+
+async function download(path: string, params: Record<string, string>, fallback: string, queryApi: BaseQueryApi): Promise<Outcome> {
+  try {
+    const response = await fetchWithReauth(path, params, queryApi);
+    if (!response.ok) return { error: { status: response.status, data: await response.text() } };
+    const filename = filenameOf(response.headers.get('Content-Disposition'), fallback);
+    saveBlob(await response.blob(), filename);
+    return { data: filename };
+  } catch (error) {
+    return { error: { status: 'FETCH_ERROR', error: String(error) } };
+  }
+}
+
+export const exportsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** The series of `/api/rollups` as CSV, same parameters. */
+    consumptionCsv: build.mutation<string, SeriesArg>({
+      queryFn: (arg, queryApi) => download('api/exports/consumption', seriesParams(arg), 'consumption.csv', queryApi),
+    }),
+    /** Every meter's billing index at an instant, optionally only those `q` matches. */
+    meterIndexCsv: build.mutation<string, MeterIndexArg>({
+      queryFn: ({ at, q }, queryApi) => {
+        const text = q?.trim() ?? '';
+        return download('api/exports/meter-index', { at, ...(text ? { q: text } : {}) }, 'meter-index.csv', queryApi);
+      },
+    }),
+  }),
+});
+
+export const { useConsumptionCsvMutation, useMeterIndexCsvMutation } = exportsApi;
