@@ -35,7 +35,7 @@ export function SearchBox() {
       return;
     }
     try {
-      await show(stateOf(await search({ q, radius }).unwrap()));
+      await show(stateOf(await search({ q, radius }).unwrap(), { q, radius }));
     } catch (error) {
       if (!isCancelled(error)) await show(NOT_FOUND);
     }

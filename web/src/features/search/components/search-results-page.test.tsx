@@ -39,6 +39,18 @@ describe('SearchResultsPage', () => {
     expect(screen.getByText('Please check your search term or adjust the radius.')).toBeInTheDocument();
   });
 
+  it('links to the map of the search, with its radius, when the search box led here', async () => {
+    renderResults({ results: [gateway({})], query: { q: 'GTW-SG01', radius: 500 } });
+    const link = await screen.findByRole('link', { name: 'Show on map' });
+    expect(link).toHaveAttribute('href', '/map?q=GTW-SG01&radius=500');
+  });
+
+  it('offers no map without the search it came from', async () => {
+    renderResults({ results: [gateway({})] });
+    await screen.findByRole('heading', { level: 1, name: 'Search Results' });
+    expect(screen.queryByRole('link', { name: 'Show on map' })).toBeNull();
+  });
+
   it('shows a card per device with the texts of its kind', async () => {
     const results: Device[] = [
       gateway({ lastseen: null }),

@@ -1,19 +1,21 @@
 // Search Results (spec §2): the devices the search box passed along, or
 // 'No matching devices found'.
 import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { Link as RouterLink, useLocation } from 'react-router';
 
 import { idOf } from '../../../lib/format.ts';
 import { isGateway } from '../../../lib/types.ts';
 import { SearchResultCard } from './search-result-card.tsx';
-import { resultsOf } from './search-state.ts';
+import { mapPathOf, resultsOf } from './search-state.ts';
 
 export default function SearchResultsPage() {
   const { t } = useTranslation('search');
   const location = useLocation();
   const results = resultsOf(location.state);
+  const mapPath = mapPathOf(location.state);
 
   if (!results) {
     return (
@@ -28,9 +30,16 @@ export default function SearchResultsPage() {
 
   return (
     <Box component="section" aria-labelledby="search-results-title">
-      <Typography id="search-results-title" variant="h5" component="h1" sx={{ mb: 2 }}>
-        {t('results.title')}
-      </Typography>
+      <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 2, flexWrap: 'wrap', mb: 2 }}>
+        <Typography id="search-results-title" variant="h5" component="h1">
+          {t('results.title')}
+        </Typography>
+        {mapPath ? (
+          <Link component={RouterLink} to={mapPath}>
+            {t('results.showOnMap')}
+          </Link>
+        ) : null}
+      </Box>
       <Box
         component="ul"
         sx={{

@@ -4,12 +4,23 @@ import type { Device } from '../../../lib/types.ts';
 export interface SearchState {
   results?: Device[];
   notFound?: boolean;
+  /** What was searched for, for the map to draw it (docs/map.md). */
+  query?: { q: string; radius: number };
 }
 
 export const NOT_FOUND: SearchState = { notFound: true };
 
-export function stateOf(results: Device[]): SearchState {
-  return results.length > 0 ? { results } : { results, notFound: true };
+export function stateOf(results: Device[], query?: SearchState['query']): SearchState {
+  if (results.length === 0) return { results, notFound: true };
+  return query ? { results, query } : { results };
+}
+
+/** The map of what was searched for, when a search led here. */
+export function mapPathOf(state: unknown): string | null {
+  if (typeof state !== 'object' || state === null) return null;
+  const { query } = state as { query?: { q?: unknown; radius?: unknown } };
+  if (typeof query?.q !== 'string' || typeof query.radius !== 'number') return null;
+  return `/map?${new URLSearchParams({ q: query.q, radius: String(query.radius) }).toString()}`;
 }
 
 const isDevice = (value: unknown): value is Device =>
