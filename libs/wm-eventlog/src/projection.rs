@@ -53,6 +53,23 @@ pub trait Projection: Send + Sync + Debug {
     fn live(&self) -> bool {
         true
     }
+
+    /// How long a live batch may wait for more records, and up to how many,
+    /// before it is applied. A projection whose transactions cost more than
+    /// its records (each is a turn at the database's one writer, then an
+    /// offset commit) lingers to apply fewer, fuller batches, at the price
+    /// of that much delay. None by default.
+    fn linger(&self) -> Linger {
+        Linger::default()
+    }
+}
+
+/// See [`Projection::linger`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Linger {
+    pub wait: Duration,
+    /// Records a lingering batch may hold (the run's batch size when smaller).
+    pub up_to: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -172,6 +189,7 @@ pub async fn run(
         if batch.is_empty() {
             continue;
         }
+        let batch = fill(consumer.as_mut(), batch, projection.linger(), options.batch, &stop).await;
         let span = tracing::info_span!("apply", records = batch.len());
         crate::trace::follow(&span, &batch);
         loop {
@@ -191,6 +209,38 @@ pub async fn run(
             tracing::warn!(error = ?e, "offset commit failed; the batch may be delivered again");
         }
     }
+}
+
+/// `batch` with what else arrives within the linger, up to its records (or
+/// `max`, if more).
+async fn fill(
+    consumer: &mut dyn Consumer,
+    mut batch: Vec<Record>,
+    linger: Linger,
+    max: usize,
+    stop: &CancellationToken,
+) -> Vec<Record> {
+    let max = max.max(linger.up_to);
+    let deadline = tokio::time::Instant::now() + linger.wait;
+    while batch.len() < max {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        let more = tokio::select! {
+            () = stop.cancelled() => break,
+            more = consumer.poll(max - batch.len(), left) => more,
+        };
+        match more {
+            Ok(more) if !more.is_empty() => batch.extend(more),
+            Ok(_) => break,
+            Err(e) => {
+                tracing::warn!(error = ?e, "poll failed while filling a batch; applying what came");
+                break;
+            }
+        }
+    }
+    batch
 }
 
 /// Rebuilds `projection` from offset 0: resets its tables, then applies every

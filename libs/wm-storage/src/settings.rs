@@ -16,7 +16,7 @@ pub struct DatabaseSettings {
 
 impl Default for DatabaseSettings {
     fn default() -> Self {
-        Self { url: "sqlite://data/wmeter.db".to_owned(), max_connections: 16, acquire_timeout_ms: 5_000 }
+        Self { url: "sqlite://data/wmeter.db".to_owned(), max_connections: 8, acquire_timeout_ms: 5_000 }
     }
 }
 

@@ -12,7 +12,11 @@
 //! clears only the alarms it raised. Live only: a rebuild restores the
 //! alarms from their own events.
 
-use std::{collections::HashMap, time::Duration};
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use chrono::DateTime;
 use chrono_tz::Tz;
@@ -40,12 +44,30 @@ const SWEEP: i64 = 500;
 /// longest window of the default thresholds and then some.
 const FIRST_LOOKBACK_US: i64 = 8 * 24 * HOUR_US;
 
+/// Meters remembered by [`Detectors::waiting`], at most.
+const WAITING: usize = 1_000_000;
+
 /// What the detectors need to decide a meter's hours.
 #[derive(Clone, Debug)]
 pub struct Detectors {
     pub settings: DetectorSettings,
     pub alarms: AlarmSettings,
     pub tz: Tz,
+    /// For the meters this process looked up, an hour their next decision
+    /// starts at or after (their next hour, or first hour with readings): a
+    /// reading that closes no hour past it needs no look at the database.
+    /// A lower bound only ever delays a decision, which does not change it.
+    waiting: Arc<Mutex<HashMap<String, i64>>>,
+}
+
+impl Detectors {
+    pub fn new(settings: DetectorSettings, alarms: AlarmSettings, tz: Tz) -> Self {
+        Self { settings, alarms, tz, waiting: Arc::default() }
+    }
+
+    fn waiting(&self) -> std::sync::MutexGuard<'_, HashMap<String, i64>> {
+        self.waiting.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// Who detectors raise and clear alarms as.
@@ -64,19 +86,45 @@ impl Detectors {
         now_us: i64,
     ) -> Result<Vec<Envelope>, StorageError> {
         let lateness = i64::from(self.settings.lateness_minutes) * 60_000_000;
-        let mut until: HashMap<&str, i64> = HashMap::new();
+        let (mut until, mut earliest): (HashMap<&str, i64>, HashMap<&str, i64>) = Default::default();
         for r in readings {
             let closes = r.at_us.min(now_us) - lateness;
             until.entry(&r.meter_id).and_modify(|u| *u = (*u).max(closes)).or_insert(closes);
+            earliest.entry(&r.meter_id).and_modify(|e| *e = (*e).min(r.at_us)).or_insert(r.at_us);
         }
-        self.decide(tx, until).await
+        {
+            let mut waiting = self.waiting();
+            until.retain(|meter, until| match waiting.get_mut(*meter) {
+                Some(next) => {
+                    // An earlier reading may start a meter never decided earlier.
+                    *next = (*next).min(earliest[meter] - earliest[meter].rem_euclid(HOUR_US));
+                    *until >= *next + HOUR_US
+                }
+                None => true,
+            });
+        }
+        if until.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (decided, next) = self.decide(tx, until).await?;
+        let mut waiting = self.waiting();
+        if waiting.len() + next.len() > WAITING {
+            waiting.clear();
+        }
+        waiting.extend(next);
+        Ok(decided)
     }
 
     /// Decides each meter's hours up to its `until` (µs, exclusive);
-    /// persists the alarm events found and returns them. A meter never
-    /// decided starts at its first hour with readings, whichever reading
-    /// came first, or [`FIRST_LOOKBACK_US`] before `until` if that is later.
-    async fn decide(&self, tx: &mut Tx, until: HashMap<&str, i64>) -> Result<Vec<Envelope>, StorageError> {
+    /// persists the alarm events found and returns them, with the hour each
+    /// meter's next decision starts at. A meter never decided starts at its
+    /// first hour with readings, whichever reading came first, or
+    /// [`FIRST_LOOKBACK_US`] before `until` if that is later.
+    async fn decide(
+        &self,
+        tx: &mut Tx,
+        until: HashMap<&str, i64>,
+    ) -> Result<(Vec<Envelope>, Vec<(String, i64)>), StorageError> {
         let meters: Vec<&str> = until.keys().copied().collect();
         let mut states = detectors::load(tx, &meters).await?;
         let new: Vec<&str> = meters.iter().copied().filter(|m| !states.contains_key(*m)).collect();
@@ -89,8 +137,11 @@ impl Detectors {
             .into_iter()
             .filter(|m| states.get(*m).and_then(|s| s.next_hour).is_some_and(|next| until[m] >= next + HOUR_US))
             .collect();
+        let next = |states: &HashMap<String, State>| {
+            states.iter().filter_map(|(m, s)| Some((m.clone(), s.next_hour?))).collect::<Vec<_>>()
+        };
         if advancing.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), next(&states)));
         }
         let from = advancing.iter().filter_map(|m| states[*m].next_hour).min().unwrap_or_default();
         let sums = detectors::hours(tx, &advancing, from).await?;
@@ -106,7 +157,7 @@ impl Detectors {
         }
         let changed: Vec<(&str, &State)> = advancing.iter().map(|m| (*m, &states[*m])).collect();
         detectors::save(tx, &changed).await?;
-        Ok(decided)
+        Ok((decided, next(&states)))
     }
 
     /// The alarm events `findings` decide on `meter`'s alarms.
@@ -156,7 +207,7 @@ impl Detectors {
         }
         let until = meters.iter().map(|m| (m.as_str(), until_us)).collect();
         let mut tx = state.db.begin_write().await?;
-        let decided = self.decide(&mut tx, until).await?;
+        let (decided, _) = self.decide(&mut tx, until).await?;
         outbox::stage(&mut tx, NAME, None, &decided).await?;
         tx.commit().await?;
         state.relay.wake();

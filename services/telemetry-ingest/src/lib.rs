@@ -66,7 +66,7 @@ pub const TOPICS: &[&str] = &[
 ];
 
 /// The service's tables. It also needs the outbox.
-pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups", 6 => "detectors", 7 => "traffic");
+pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups", 6 => "detectors", 7 => "totals");
 
 /// The relay that publishes the service's events: give it to [`build`] and
 /// [`projections`], and spawn [`Relay::run`] beside the server.
@@ -102,11 +102,8 @@ pub fn build(
 /// The leak detectors, unless they (or the rollups they read) are off.
 pub fn detectors(settings: &IngestSettings) -> Option<Detectors> {
     let analytics = &settings.analytics;
-    (analytics.rollups && analytics.detectors.enabled).then(|| Detectors {
-        settings: analytics.detectors.clone(),
-        alarms: settings.alarms.clone(),
-        tz: analytics.tz(),
-    })
+    (analytics.rollups && analytics.detectors.enabled)
+        .then(|| Detectors::new(analytics.detectors.clone(), settings.alarms.clone(), analytics.tz()))
 }
 
 /// The service's projections, in rebuild order; the rollups unless

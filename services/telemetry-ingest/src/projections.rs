@@ -1,15 +1,14 @@
 //! Ingest's projections: the registered devices it resolves uplinks
 //! against (live), its own events back into the read tables (rebuild
 //! only: ingest writes them when it accepts an uplink), and the
-//! consumption and traffic rollups (live, from the readings and gateway
-//! activity topics).
+//! consumption rollups (live, from the readings topic).
 
 use async_trait::async_trait;
 use wm_eventlog::{
     Record,
     envelopes::decode,
     outbox::{self, Relay},
-    projection::{ApplyError, Effects, Projection},
+    projection::{ApplyError, Effects, Linger, Projection},
 };
 use wm_proto::topics;
 use wm_storage::Db;
@@ -23,7 +22,7 @@ use wm_proto::{Envelope, Payload};
 use crate::{
     NAME,
     detectors::Detectors,
-    domain::rollup::{self, Reading, Uplink},
+    domain::rollup::{self, Reading},
     storage::{directory, rollups, telemetry},
 };
 
@@ -111,13 +110,16 @@ impl Projection for TelemetryProjection {
 
 /// How long a reading's claim is kept: far longer than a redelivery takes.
 const CLAIMS_KEPT_US: i64 = 2 * 24 * rollup::HOUR_US;
+/// How long a batch of readings waits for more before the rollups take it,
+/// and how many it may gather.
+const LINGER: Linger = Linger { wait: std::time::Duration::from_secs(1), up_to: 4000 };
 /// How often old claims are deleted, at most.
 const PRUNE_EVERY_US: i64 = rollup::HOUR_US / 6;
 
 /// Consumption per meter per hour and per day, per gateway and over the
-/// network per day, and each gateway's traffic per day (`domain::rollup`),
-/// from the readings and gateway activity topics. A reading or an uplink
-/// is counted once: its event id is claimed in the batch's transaction.
+/// network per day, and per meter for ever (`domain::rollup`), from the
+/// readings topic. A reading is counted once: its event id is claimed in
+/// the batch's transaction.
 /// Live, the leak detectors then decide the hours the batch closed, and
 /// their alarms are staged in the same transaction.
 #[derive(Debug)]
@@ -156,24 +158,6 @@ pub(crate) fn readings_of(envelopes: &[Envelope]) -> Vec<Reading> {
         .collect()
 }
 
-/// The accepted uplinks among `envelopes` (their gateway activity), with
-/// the time the gateway sent them.
-pub(crate) fn uplinks_of(envelopes: &[Envelope]) -> Vec<Uplink> {
-    envelopes
-        .iter()
-        .filter_map(|envelope| {
-            let at_us = envelope.occurred_at_utc()?.timestamp_micros();
-            let Some(Payload::GatewayActivity(a)) = &envelope.payload else { return None };
-            Some(Uplink {
-                event_id: envelope.event_id.clone(),
-                gateway_id: a.gateway_id.clone(),
-                meter_id: a.meter_id.clone().filter(|m| !m.is_empty()),
-                at_us,
-            })
-        })
-        .collect()
-}
-
 #[async_trait]
 impl Projection for RollupProjection {
     fn name(&self) -> &'static str {
@@ -181,23 +165,28 @@ impl Projection for RollupProjection {
     }
 
     fn topics(&self) -> &'static [&'static str] {
-        &[topics::READINGS, topics::GATEWAY_ACTIVITY]
+        &[topics::READINGS]
+    }
+
+    /// Charts and detectors need no sub-second freshness: a second of
+    /// readings make one transaction, not dozens that take turns at the
+    /// writer with ingest, and each meter's buckets are written once in it.
+    fn linger(&self) -> Linger {
+        LINGER
     }
 
     async fn apply(&self, records: &[Record], effects: Effects) -> Result<(), ApplyError> {
         let envelopes: Vec<Envelope> = records.iter().filter_map(decode).collect();
-        let (readings, uplinks) = (readings_of(&envelopes), uplinks_of(&envelopes));
-        if readings.is_empty() && uplinks.is_empty() {
+        let readings = readings_of(&envelopes);
+        if readings.is_empty() {
             return Ok(());
         }
         let now = self.clock.now().timestamp_micros();
         let mut tx = self.db.begin_write().await?;
-        let ids: Vec<&str> =
-            readings.iter().map(|r| r.event_id.as_str()).chain(uplinks.iter().map(|u| u.event_id.as_str())).collect();
+        let ids: Vec<&str> = readings.iter().map(|r| r.event_id.as_str()).collect();
         let mut new = rollups::claim(&mut tx, &ids, now).await?;
         let fresh: Vec<Reading> = readings.into_iter().filter(|r| new.remove(&r.event_id)).collect();
-        let uplinks: Vec<Uplink> = uplinks.into_iter().filter(|u| new.remove(&u.event_id)).collect();
-        rollups::add(&mut tx, &rollup::increments(&fresh, &uplinks, self.tz)).await?;
+        rollups::add(&mut tx, &rollup::increments(&fresh, self.tz)).await?;
         let detectors = self.detectors.as_ref().filter(|_| effects == Effects::Live);
         let mut found = false;
         if let Some((detectors, _)) = detectors {

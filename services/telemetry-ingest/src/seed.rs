@@ -24,8 +24,7 @@ pub async fn telemetry(tx: &mut Tx, envelopes: &[Envelope], analytics: &Analytic
     telemetry::load_all(tx, envelopes).await?;
     if analytics.rollups {
         let readings = crate::projections::readings_of(envelopes);
-        let uplinks = crate::projections::uplinks_of(envelopes);
-        rollups::add(tx, &rollup::increments(&readings, &uplinks, analytics.tz())).await?;
+        rollups::add(tx, &rollup::increments(&readings, analytics.tz())).await?;
     }
     Ok(())
 }

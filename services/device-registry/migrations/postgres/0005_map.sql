@@ -28,3 +28,15 @@ CREATE TABLE map_refreshed (
     id BIGINT PRIMARY KEY NOT NULL,
     at BIGINT NOT NULL
 );
+
+-- A view zoomed in past the finest cells reads the devices themselves, by
+-- their cell of the finest level (level 16: 65536/360 cells a degree);
+-- storage::map writes the same expressions, which the planner matches.
+CREATE INDEX meters_map_cell ON meters (
+    (CAST(floor((latitude + 90.0) * 182.04444444444445) AS BIGINT)),
+    (CAST(floor((longitude + 180.0) * 182.04444444444445) AS BIGINT))
+);
+CREATE INDEX gateways_map_cell ON gateways (
+    (CAST(floor((latitude + 90.0) * 182.04444444444445) AS BIGINT)),
+    (CAST(floor((longitude + 180.0) * 182.04444444444445) AS BIGINT))
+);

@@ -12,12 +12,22 @@ use wm_storage::{
 
 use crate::map::{self, Cell, FINEST};
 
+/// A device's cell of the finest level, along `axis` (`longitude` or
+/// `latitude`), as SQL: written exactly as the position indexes of
+/// migration 5 are, so that a view of devices reads them.
+fn cell_sql(backend: Backend, axis: &str) -> String {
+    let offset = if axis == "longitude" { "180.0" } else { "90.0" };
+    let scale = map::scale(FINEST);
+    match backend {
+        Backend::Postgres => format!("CAST(floor(({axis} + {offset}) * {scale}) AS BIGINT)"),
+        Backend::Sqlite => format!("CAST(({axis} + {offset}) * {scale} AS INTEGER)"),
+    }
+}
+
 /// The devices with a position, counted per cell of the finest level, with
 /// their health as of `(meters, gateways)` lost before those times (µs).
 async fn finest(db: &Db, (meter_lost, gateway_lost): (i64, i64)) -> Result<Vec<Cell>, StorageError> {
-    let floor = if db.backend() == Backend::Postgres { "floor" } else { "" };
-    let at = |column: &str, offset: &str| format!("CAST({floor}(({column} + {offset}) * $1) AS BIGINT)");
-    let (x, y) = (at("longitude", "180.0"), at("latitude", "90.0"));
+    let (x, y) = (cell_sql(db.backend(), "longitude"), cell_sql(db.backend(), "latitude"));
     let sql = format!(
         "SELECT x, y, SUM(meter) AS meters, COUNT(*) - SUM(meter) AS gateways, SUM(longitude) AS lon_sum, \
          SUM(latitude) AS lat_sum, SUM(lost) AS lost, SUM(down) AS down, SUM(critical) AS critical, \
@@ -25,16 +35,16 @@ async fn finest(db: &Db, (meter_lost, gateway_lost): (i64, i64)) -> Result<Vec<C
          MIN(longitude) AS min_lon, MIN(latitude) AS min_lat, MAX(longitude) AS max_lon, MAX(latitude) AS max_lat, \
          MIN(id) AS sample_id, MIN(kind) AS sample_kind, MIN(device_name) AS sample_name FROM ( \
            SELECT {x} AS x, {y} AS y, 1 AS meter, longitude, latitude, id, 'meter' AS kind, device_name, \
-             CASE WHEN last_activity < $2 THEN 1 ELSE 0 END AS lost, \
+             CASE WHEN last_activity < $1 THEN 1 ELSE 0 END AS lost, \
              CASE WHEN device_status = 'Down' THEN 1 ELSE 0 END AS down, CASE WHEN critical THEN 1 ELSE 0 END AS critical \
            FROM meters WHERE longitude IS NOT NULL AND latitude IS NOT NULL \
            UNION ALL \
            SELECT {x}, {y}, 0, longitude, latitude, id, 'gateway', device_name, \
-             CASE WHEN last_activity < $3 THEN 1 ELSE 0 END, 0, 0 \
+             CASE WHEN last_activity < $2 THEN 1 ELSE 0 END, 0, 0 \
            FROM gateways WHERE longitude IS NOT NULL AND latitude IS NOT NULL \
          ) d GROUP BY x, y"
     );
-    let binds = vec![Bind::Real(map::scale(FINEST)), Bind::Int(meter_lost), Bind::Int(gateway_lost)];
+    let binds = vec![Bind::Int(meter_lost), Bind::Int(gateway_lost)];
     let rows: Vec<Row> = query::fetch_all(db, sql, binds).await?;
     Ok(rows.into_iter().map(|r| r.cell(FINEST)).collect())
 }
@@ -160,19 +170,48 @@ pub async fn extent(db: &Db) -> Result<Option<([f64; 4], i64)>, StorageError> {
 /// latitude, critical, down, last activity (µs).
 pub type DeviceRow = (String, String, String, f64, f64, bool, bool, i64);
 
-/// Up to `limit` devices inside `bbox`, live.
+/// Up to `limit` devices inside `bbox`, live: found through the cells of
+/// the finest level that the view touches, by the position indexes.
 pub async fn devices(db: &Db, bbox: &map::Bbox, limit: usize) -> Result<Vec<DeviceRow>, StorageError> {
-    let sql = "SELECT id, 'meter', device_name, longitude, latitude, critical, device_status = 'Down', last_activity \
-               FROM meters WHERE latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4 \
-               UNION ALL \
-               SELECT id, 'gateway', device_name, longitude, latitude, FALSE, FALSE, last_activity \
-               FROM gateways WHERE latitude BETWEEN $1 AND $2 AND longitude BETWEEN $3 AND $4 LIMIT $5";
+    let (x, y) = (cell_sql(db.backend(), "longitude"), cell_sql(db.backend(), "latitude"));
+    let ((x0, y0), (x1, y1)) = bbox.corners(FINEST);
+    let inside = format!(
+        "{y} BETWEEN $1 AND $2 AND {x} BETWEEN $3 AND $4 \
+         AND latitude BETWEEN $5 AND $6 AND longitude BETWEEN $7 AND $8"
+    );
+    let sql = format!(
+        "SELECT id, 'meter', device_name, longitude, latitude, critical, device_status = 'Down', last_activity \
+         FROM meters WHERE {inside} \
+         UNION ALL \
+         SELECT id, 'gateway', device_name, longitude, latitude, FALSE, FALSE, last_activity \
+         FROM gateways WHERE {inside} LIMIT $9"
+    );
     let binds = vec![
+        Bind::Int(y0),
+        Bind::Int(y1),
+        Bind::Int(x0),
+        Bind::Int(x1),
         Bind::Real(bbox.south),
         Bind::Real(bbox.north),
         Bind::Real(bbox.west),
         Bind::Real(bbox.east),
         Bind::Int(i64::try_from(limit).unwrap_or(i64::MAX)),
     ];
-    query::fetch_all(db, sql.to_owned(), binds).await
+    query::fetch_all(db, sql, binds).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cell_sql_is_the_position_indexes_expression() {
+        // Migration 5 spells the scale out: an index on an expression serves
+        // only a query that writes it the same.
+        assert_eq!(cell_sql(Backend::Sqlite, "latitude"), "CAST((latitude + 90.0) * 182.04444444444445 AS INTEGER)");
+        assert_eq!(
+            cell_sql(Backend::Postgres, "longitude"),
+            "CAST(floor((longitude + 180.0) * 182.04444444444445) AS BIGINT)"
+        );
+    }
 }

@@ -205,7 +205,7 @@ fn series(seed: &[u16]) -> Vec<Reading> {
 fn buckets_of(deliveries: &[Reading]) -> BTreeMap<i64, Sum> {
     let mut seen = HashSet::new();
     let fresh: Vec<Reading> = deliveries.iter().filter(|r| seen.insert(r.event_id.clone())).cloned().collect();
-    increments(&fresh, &[], PARIS).meter_hour.into_iter().map(|((_, hour), sum)| (hour, sum)).collect()
+    increments(&fresh, PARIS).meter_hour.into_iter().map(|((_, hour), sum)| (hour, sum)).collect()
 }
 
 proptest! {

@@ -1,14 +1,11 @@
 //! Consumption rollups: readings summed per meter per hour and per day, per
 //! gateway per day, over the network per day, and per meter for ever (its
-//! index); and each gateway's traffic per day, the uplinks it sent and the
-//! meters it heard. An hour is a UTC hour; a day is a local day of the
-//! network's time zone (`analytics.time_zone`), kept as the UTC instant of
-//! its local midnight. Sums commute, so the same readings give the same
-//! rollups in any order; a reading or uplink is counted once (storage
-//! claims its event id), and a meter heard twice in a day once (storage
-//! keeps who was heard).
+//! index). An hour is a UTC hour; a day is a local day of the network's time
+//! zone (`analytics.time_zone`), kept as the UTC instant of its local
+//! midnight. Sums commute, so the same readings give the same rollups in any
+//! order; a reading is counted once (storage claims its event id).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, Datelike, LocalResult, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
@@ -23,17 +20,6 @@ pub struct Reading {
     pub gateway_id: String,
     pub ml: i64,
     /// When the meter measured it, µs since the epoch.
-    pub at_us: i64,
-}
-
-/// One accepted uplink, as a gateway's traffic counts it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Uplink {
-    pub event_id: String,
-    pub gateway_id: String,
-    /// The meter it names, if any.
-    pub meter_id: Option<String>,
-    /// When the gateway sent it, µs since the epoch.
     pub at_us: i64,
 }
 
@@ -60,10 +46,6 @@ pub struct Increments {
     pub network_day: BTreeMap<i64, Sum>,
     /// Everything each meter counted.
     pub meter_total: BTreeMap<String, Sum>,
-    /// Uplinks per gateway per day.
-    pub gateway_uplinks: BTreeMap<(String, i64), i64>,
-    /// The meters each gateway heard each day: (gateway, day, meter).
-    pub heard: BTreeSet<(String, i64, String)>,
 }
 
 /// The start of the UTC hour holding `at_us`.
@@ -93,8 +75,8 @@ pub fn local_start(date: chrono::NaiveDate, tz: Tz) -> Option<i64> {
     None
 }
 
-/// What `readings` and `uplinks` add to the rollups.
-pub fn increments(readings: &[Reading], uplinks: &[Uplink], tz: Tz) -> Increments {
+/// What `readings` add to the rollups.
+pub fn increments(readings: &[Reading], tz: Tz) -> Increments {
     let mut out = Increments::default();
     for r in readings {
         let day = day_start(r.at_us, tz);
@@ -103,13 +85,6 @@ pub fn increments(readings: &[Reading], uplinks: &[Uplink], tz: Tz) -> Increment
         out.gateway_day.entry((r.gateway_id.clone(), day)).or_default().add(r.ml);
         out.network_day.entry(day).or_default().add(r.ml);
         out.meter_total.entry(r.meter_id.clone()).or_default().add(r.ml);
-    }
-    for u in uplinks {
-        let day = day_start(u.at_us, tz);
-        *out.gateway_uplinks.entry((u.gateway_id.clone(), day)).or_default() += 1;
-        if let Some(meter) = &u.meter_id {
-            out.heard.insert((u.gateway_id.clone(), day, meter.clone()));
-        }
     }
     out
 }

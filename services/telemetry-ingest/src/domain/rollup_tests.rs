@@ -19,7 +19,7 @@ fn given_readings_in_one_hour_when_rolled_up_then_the_hour_day_gateway_and_netwo
         reading("e2", "m1", "g1", 2_500, "2026-11-22T09:55:00Z"),
         reading("e3", "m2", "g1", 700, "2026-11-22T09:30:00Z"),
     ];
-    let then = increments(&readings, &[], PARIS);
+    let then = increments(&readings, PARIS);
     let hour = us("2026-11-22T09:00:00Z");
     let day = us("2026-11-21T23:00:00Z"); // local midnight in Paris (UTC+1)
     assert_eq!(then.meter_hour[&("m1".into(), hour)], Sum { volume_ml: 3_500, readings: 2 });
@@ -30,34 +30,12 @@ fn given_readings_in_one_hour_when_rolled_up_then_the_hour_day_gateway_and_netwo
     assert_eq!(then.meter_total["m1"], Sum { volume_ml: 3_500, readings: 2 });
 }
 
-fn uplink(id: &str, gateway: &str, meter: Option<&str>, at: &str) -> Uplink {
-    Uplink { event_id: id.into(), gateway_id: gateway.into(), meter_id: meter.map(Into::into), at_us: us(at) }
-}
-
-#[test]
-fn given_uplinks_when_rolled_up_then_each_gateway_day_counts_its_uplinks_and_who_it_heard_once() {
-    let uplinks = [
-        uplink("u1", "g1", None, "2026-11-22T09:00:00Z"),
-        uplink("u2", "g1", Some("m1"), "2026-11-22T10:00:00Z"),
-        uplink("u3", "g1", Some("m1"), "2026-11-22T11:00:00Z"),
-        uplink("u4", "g1", Some("m2"), "2026-11-22T12:00:00Z"),
-        uplink("u5", "g2", Some("m1"), "2026-11-22T23:30:00Z"),
-    ];
-    let then = increments(&[], &uplinks, PARIS);
-    let (day, next) = (us("2026-11-21T23:00:00Z"), us("2026-11-22T23:00:00Z"));
-    assert_eq!(then.gateway_uplinks[&("g1".into(), day)], 4);
-    assert_eq!(then.gateway_uplinks[&("g2".into(), next)], 1, "23:30 UTC is the next day in Paris");
-    let heard: Vec<_> = then.heard.iter().map(|(g, d, m)| (g.as_str(), *d, m.as_str())).collect();
-    assert_eq!(heard, [("g1", day, "m1"), ("g1", day, "m2"), ("g2", next, "m1")]);
-    assert!(then.meter_total.is_empty() && then.network_day.is_empty());
-}
-
 #[test]
 fn given_a_reading_after_local_midnight_when_rolled_up_then_it_is_in_the_local_day_not_the_utc_day() {
     // 23:30 UTC on the 22nd is 00:30 on the 23rd in Paris.
-    let then = increments(&[reading("e1", "m1", "g1", 10, "2026-11-22T23:30:00Z")], &[], PARIS);
+    let then = increments(&[reading("e1", "m1", "g1", 10, "2026-11-22T23:30:00Z")], PARIS);
     assert_eq!(then.network_day.keys().copied().collect::<Vec<_>>(), vec![us("2026-11-22T23:00:00Z")]);
-    let utc = increments(&[reading("e1", "m1", "g1", 10, "2026-11-22T23:30:00Z")], &[], chrono_tz::UTC);
+    let utc = increments(&[reading("e1", "m1", "g1", 10, "2026-11-22T23:30:00Z")], chrono_tz::UTC);
     assert_eq!(utc.network_day.keys().copied().collect::<Vec<_>>(), vec![us("2026-11-22T00:00:00Z")]);
 }
 
@@ -72,10 +50,10 @@ fn given_shuffled_readings_when_rolled_up_then_the_rollups_are_the_same() {
             r
         })
         .collect();
-    let before = increments(&readings, &[], PARIS);
+    let before = increments(&readings, PARIS);
     readings.reverse();
     readings.rotate_left(71);
-    assert_eq!(increments(&readings, &[], PARIS), before);
+    assert_eq!(increments(&readings, PARIS), before);
 }
 
 #[test]

@@ -1,5 +1,7 @@
-//! A gateway's traffic per day, from the rollups (docs/analytics.md): the
-//! uplinks it sent and the meters it heard, every day present.
+//! A gateway's traffic per day (docs/analytics.md): the uplinks it sent and
+//! the meters it heard, every day present, counted from its activity.
+
+use std::collections::HashSet;
 
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
@@ -11,7 +13,7 @@ use super::{
     range::{invalid, range},
 };
 use crate::{
-    domain::rollup::{Bucket, bucket_starts, next_bucket},
+    domain::rollup::{Bucket, bucket_starts, day_start, next_bucket},
     state::IngestState,
     storage::{reads::iso, rollups},
 };
@@ -25,7 +27,8 @@ pub struct TrafficQuery {
     /// The range's start (ISO 8601 date or date-time); by default 30 days before `to`.
     #[param(format = DateTime)]
     from: Option<String>,
-    /// The range's end, excluded (ISO 8601); by default now. At most 732 days.
+    /// The range's end, excluded (ISO 8601); by default now. At most 366
+    /// days; activity is kept `telemetry.retention_days` (90 by default).
     #[param(format = DateTime)]
     to: Option<String>,
 }
@@ -65,17 +68,24 @@ pub async fn traffic(
 ) -> Result<HttpResponse, ApiError> {
     let gateway = id_of(&query.gateway).map_err(|e| invalid("gateway", e.to_string()))?;
     let now = state.now().timestamp_micros();
-    let (from, to) = range((query.from.as_deref(), query.to.as_deref()), now, 30, (732, "daily traffic"))?;
+    let (from, to) = range((query.from.as_deref(), query.to.as_deref()), now, 30, (366, "daily traffic"))?;
     let tz = state.analytics.tz();
     let starts = bucket_starts(Bucket::Day, from, to, tz);
-    let rows = rollups::traffic(&state.db, &gateway, starts.first().copied().unwrap_or(from), to).await?;
+    // Whole days: the last one's activity up to its end, now included.
+    let until = starts.last().map_or(to, |last| next_bucket(Bucket::Day, *last, tz));
+    let rows = rollups::traffic(&state.db, &gateway, starts.first().copied().unwrap_or(from), until).await?;
     let mut points: Vec<TrafficDay> = starts
         .iter()
         .map(|s| TrafficDay { start: iso(*s), end: iso(next_bucket(Bucket::Day, *s, tz)), uplinks: 0, meters: 0 })
         .collect();
-    for (start, uplinks, meters) in rows {
-        if let Ok(i) = starts.binary_search(&start) {
-            (points[i].uplinks, points[i].meters) = (uplinks, meters);
+    let mut heard: HashSet<(usize, String)> = HashSet::new();
+    for (quarter, meter, uplinks) in rows {
+        let Ok(i) = starts.binary_search(&day_start(quarter, tz)) else { continue };
+        points[i].uplinks += uplinks;
+        if let Some(meter) = meter.filter(|m| !m.is_empty())
+            && heard.insert((i, meter))
+        {
+            points[i].meters += 1;
         }
     }
     let (time_zone, from, to) = (tz.to_string(), iso(from), iso(to));

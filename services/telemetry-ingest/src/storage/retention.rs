@@ -4,16 +4,14 @@
 use wm_storage::{Db, StorageError, with_pool};
 
 /// Tables pruned, the column holding each row's time (µs), and its key.
-/// Hourly rollups, and who each gateway heard each day, go with the
-/// readings; daily rollups are kept.
-const TABLES: [(&str, &str, &str); 7] = [
+/// Hourly rollups go with the readings; daily rollups are kept.
+const TABLES: [(&str, &str, &str); 6] = [
     ("gateway_activity", "occurred_at", "event_id"),
     ("ble_activity", "occurred_at", "event_id"),
     ("readings", "occurred_at", "event_id"),
     ("discoveries", "occurred_at", "event_id"),
     ("ingest_messages", "received_at", "gateway_id, message_id"),
     ("meter_hourly", "bucket", "meter_id, bucket"),
-    ("gateway_meter_days", "bucket", "gateway_id, bucket, meter_id"),
 ];
 /// Rows deleted per statement.
 const BATCH: i64 = 5_000;

@@ -1,8 +1,8 @@
-//! The consumption rollups (`domain::rollup`): readings and uplinks claimed
-//! once, their sums added to the buckets, and the series the charts and
-//! exports read.
+//! The consumption rollups (`domain::rollup`): readings claimed once, their
+//! sums added to the buckets, and the series the charts and exports read;
+//! and a gateway's traffic, counted from its activity.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 use wm_storage::{
     Db, StorageError, Tx,
@@ -67,50 +67,12 @@ pub async fn add(tx: &mut Tx, increments: &Increments) -> Result<(), StorageErro
     for (meter, sum) in &increments.meter_total {
         rows.push([meter.into(), Bind::Int(sum.volume_ml), Bind::Int(sum.readings)]);
     }
-    upsert(tx, "meter_totals", "meter_id", rows).await?;
-    add_traffic(tx, increments).await
-}
-
-/// Adds the uplinks of each gateway day, and the meters it heard that it
-/// had not heard that day yet.
-async fn add_traffic(tx: &mut Tx, increments: &Increments) -> Result<(), StorageError> {
-    let mut traffic: BTreeMap<(String, i64), (i64, i64)> =
-        increments.gateway_uplinks.iter().map(|(day, uplinks)| (day.clone(), (*uplinks, 0))).collect();
-    let mut rows = Rows::new(3);
-    for (gateway, bucket, meter) in &increments.heard {
-        rows.push([gateway.into(), Bind::Int(*bucket), meter.into()]);
-    }
-    let head = "INSERT INTO gateway_meter_days (gateway_id, bucket, meter_id)";
-    let tail = " ON CONFLICT DO NOTHING RETURNING gateway_id, bucket";
-    let first_heard: Vec<(String, i64)> = bulk::fetch(tx, head, tail, rows).await?;
-    for day in first_heard {
-        traffic.entry(day).or_default().1 += 1;
-    }
-    let mut rows = Rows::new(4);
-    for ((gateway, bucket), (uplinks, meters)) in traffic {
-        rows.push([gateway.into(), Bind::Int(bucket), Bind::Int(uplinks), Bind::Int(meters)]);
-    }
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let tail = " ON CONFLICT (gateway_id, bucket) DO UPDATE SET uplinks = gateway_traffic.uplinks + excluded.uplinks, \
-                meters = gateway_traffic.meters + excluded.meters";
-    bulk::execute(tx, "INSERT INTO gateway_traffic (gateway_id, bucket, uplinks, meters)", tail, rows).await?;
-    Ok(())
+    upsert(tx, "meter_totals", "meter_id", rows).await
 }
 
 /// Empties the rollups before a rebuild.
 pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
-    let tables = [
-        "rollup_claims",
-        "meter_hourly",
-        "meter_daily",
-        "gateway_daily",
-        "network_daily",
-        "meter_totals",
-        "gateway_traffic",
-        "gateway_meter_days",
-    ];
+    let tables = ["rollup_claims", "meter_hourly", "meter_daily", "gateway_daily", "network_daily", "meter_totals"];
     for table in tables {
         execute!(tx, sqlx::AssertSqlSafe(format!("DELETE FROM {table}")))?;
     }
@@ -163,11 +125,18 @@ pub async fn series(
     Ok(Some(query::fetch_all(db, sql, binds).await?))
 }
 
-/// A gateway's traffic on each day starting in `[from_us, to_us)` that
-/// has any: (day, uplinks, meters heard), oldest first.
-pub async fn traffic(db: &Db, gateway_id: &str, from_us: i64, to_us: i64) -> Result<Vec<Point>, StorageError> {
-    let sql = "SELECT bucket, uplinks, meters FROM gateway_traffic WHERE gateway_id = $1 AND bucket >= $2 AND bucket < $3 \
-               ORDER BY bucket";
+/// A gateway's accepted uplinks in `[from_us, to_us)` (its activity), per
+/// quarter of an hour and meter named: (quarter's start, meter, uplinks).
+/// Every time zone's midnight is on a quarter, so each row falls in one
+/// local day.
+pub async fn traffic(
+    db: &Db,
+    gateway_id: &str,
+    from_us: i64,
+    to_us: i64,
+) -> Result<Vec<(i64, Option<String>, i64)>, StorageError> {
+    let sql = "SELECT occurred_at - occurred_at % 900000000 AS quarter, meter_id, COUNT(*) FROM gateway_activity \
+               WHERE gateway_id = $1 AND occurred_at >= $2 AND occurred_at < $3 GROUP BY quarter, meter_id";
     query::fetch_all(db, sql.to_owned(), vec![gateway_id.into(), Bind::Int(from_us), Bind::Int(to_us)]).await
 }
 

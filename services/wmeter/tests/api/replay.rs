@@ -50,8 +50,6 @@ const PROJECTION_TABLES: &[&str] = &[
     "gateway_daily",
     "network_daily",
     "meter_totals",
-    "gateway_traffic",
-    "gateway_meter_days",
     "meter_thresholds",
     "notification_users",
     "notification_devices",
@@ -179,7 +177,7 @@ async fn replaying_every_projection_restores_every_table_and_sends_nothing() {
         let before = settled(&app).await;
         let filled =
             ["readings", "alerts", "valve_commands", "notifications", "audit_log", "gateway_sessions", "alarms"];
-        let rollups = ["meter_totals", "gateway_traffic", "gateway_meter_days"];
+        let rollups = ["meter_totals"];
         for table in filled
             .into_iter()
             .chain(["alarm_history", "alarm_counts", "ingest_users", "meter_thresholds"])
