@@ -62,7 +62,7 @@ mod tests {
     };
 
     use super::*;
-    use crate::auth::{AccessTokens, JwtSettings, Role, require_token};
+    use crate::auth::{AccessTokens, JwtSettings, Role, Subject, require_token};
 
     /// Answers with the trace id of the span it runs in.
     async fn trace_id() -> HttpResponse {
@@ -97,7 +97,7 @@ mod tests {
         let fields = RequestFields::default();
         let _traced = tracing::subscriber::set_default(tracing_subscriber::registry().with(fields.clone()));
         let tokens = AccessTokens::new(b"test-key-test-key-test-key-test-key", JwtSettings::default()).unwrap();
-        let token = tokens.issue("6740a1b2c3d4e5f600000042", Role::Operator).unwrap();
+        let token = tokens.issue(&Subject::new("6740a1b2c3d4e5f600000042", Role::Operator)).unwrap();
         let app = test::init_service(
             App::new()
                 .app_data(web::Data::new(tokens))

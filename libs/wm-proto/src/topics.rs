@@ -90,7 +90,10 @@ pub fn for_payload(payload: &Payload) -> &'static str {
         | Payload::UserCreated(_)
         | Payload::UserDisabled(_)
         | Payload::UserRoleChanged(_)
-        | Payload::RefreshTokenReused(_) => AUTH,
+        | Payload::RefreshTokenReused(_)
+        | Payload::UserEnabled(_)
+        | Payload::UserSessionsRevoked(_)
+        | Payload::UserPasswordSet(_) => AUTH,
         Payload::AuditRecorded(_) => AUDIT,
         Payload::DeadLetter(_) => DEAD_LETTERS,
     }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use reqwest::Method;
 use serde_json::Value;
-use wm_http::auth::{AccessTokens, Role};
+use wm_http::auth::{AccessTokens, Role, Subject};
 
 /// How a deployment gets its users: the database in-process, or the CLI.
 pub trait Users: Send + Sync {
@@ -75,7 +75,7 @@ impl Target {
 
     /// An access token this deployment accepts, for the user `user_id`.
     pub fn token_for(&self, user_id: &str, role: Role) -> String {
-        AccessTokens::new(self.jwt_key(), Default::default()).unwrap().issue(user_id, role).unwrap()
+        AccessTokens::new(self.jwt_key(), Default::default()).unwrap().issue(&Subject::new(user_id, role)).unwrap()
     }
 
     /// A GET as a signed-in user with `role`.

@@ -49,9 +49,14 @@ impl Audit {
     /// happened, and signing in must not depend on the log being reachable
     /// at that instant (docs/architecture.md, "Auth events").
     pub async fn record(&self, user_id: &str, actor: &str, payload: Payload) {
-        let envelope = Envelope::new(user_id, actor, payload);
+        self.publish(Envelope::new(user_id, actor, payload)).await;
+    }
+
+    /// Appends `envelope` (a refused attempt's audit record, say); a
+    /// failure is logged, as in [`Audit::record`].
+    pub async fn publish(&self, envelope: Envelope) {
         if let Err(e) = envelopes::publish(self.log.as_ref(), std::slice::from_ref(&envelope)).await {
-            tracing::error!(error = ?e, event_id = envelope.event_id, user = user_id, "auth event not recorded");
+            tracing::error!(error = ?e, event_id = envelope.event_id, user = envelope.device_id, "auth event not recorded");
         }
     }
 }

@@ -5,7 +5,11 @@ use actix_web::http::StatusCode;
 use wm_http::{ApiError, auth::TokenError};
 use wm_storage::StorageError;
 
-use crate::{domain::user::InvalidUsername, hashers::HashersError, password::PasswordError};
+use crate::{
+    domain::{account::Refused, user::InvalidUsername},
+    hashers::HashersError,
+    password::PasswordError,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {
@@ -32,6 +36,13 @@ pub enum AuthError {
     UsernameTaken(String),
     #[error("no user is named '{0}'")]
     NoSuchUser(String),
+    #[error("no user has the id '{0}'")]
+    NoSuchUserId(String),
+    #[error(transparent)]
+    Refused(#[from] Refused),
+    /// A password change whose current password is wrong.
+    #[error("the current password is wrong")]
+    WrongPassword,
     #[error(transparent)]
     Password(#[from] PasswordError),
     #[error("password hashing failed")]
@@ -77,9 +88,13 @@ impl From<AuthError> for ApiError {
                 "A refresh needs the X-WMeter-Refresh request header",
             ),
             AuthError::BadRequest(message) => ApiError::validation(message),
-            e @ (AuthError::InvalidUsername | AuthError::Password(_)) => ApiError::validation(e.to_string()),
+            e @ AuthError::InvalidUsername => ApiError::validation(e.to_string()).with_field("username", e.to_string()),
+            e @ AuthError::Password(_) => ApiError::validation(e.to_string()).with_field("password", e.to_string()),
             e @ AuthError::UsernameTaken(_) => ApiError::conflict("already_in_use", e.to_string()),
-            e @ AuthError::NoSuchUser(_) => ApiError::not_found(e.to_string()),
+            e @ (AuthError::NoSuchUser(_) | AuthError::NoSuchUserId(_)) => ApiError::not_found(e.to_string()),
+            AuthError::Refused(refusal) => ApiError::conflict(refusal.code(), capitalized(&refusal.to_string())),
+            AuthError::WrongPassword => ApiError::validation("The current password is wrong")
+                .with_field("currentPassword", "The current password is wrong"),
             AuthError::Storage(e) => e.into(),
             e
             @ (AuthError::Hashing(_) | AuthError::Interrupted(_) | AuthError::Token(_) | AuthError::Unrecorded(_)) => {
@@ -87,4 +102,10 @@ impl From<AuthError> for ApiError {
             }
         }
     }
+}
+
+/// `message` as a sentence: its first letter capitalized.
+fn capitalized(message: &str) -> String {
+    let mut chars = message.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }

@@ -19,6 +19,7 @@ mod error;
 mod hashers;
 mod limiter;
 pub mod password;
+pub mod principals;
 pub mod projection;
 mod routes;
 mod settings;
@@ -43,7 +44,7 @@ pub const NAME: &str = "auth";
 
 /// The auth service's tables.
 pub const MIGRATIONS: Migrations =
-    wm_storage::migrations!("auth", 1 => "users", 2 => "refresh_tokens", 3 => "audit_log");
+    wm_storage::migrations!("auth", 1 => "users", 2 => "refresh_tokens", 3 => "audit_log", 4 => "accounts");
 
 /// The service's projections: the audit trail.
 pub fn projections(db: &Db) -> Vec<Arc<dyn Projection>> {
@@ -63,6 +64,13 @@ pub fn configure(state: web::Data<AuthState>) -> impl FnOnce(&mut web::ServiceCo
             .route("/api/auth/login", web::post().to(routes::login::post))
             .route("/api/auth/refresh", web::post().to(routes::refresh::post))
             .route("/api/auth/logout", web::post().to(routes::logout::post))
-            .route("/api/audit", web::get().to(routes::audit::get));
+            .route("/api/auth/me", web::get().to(routes::account::me))
+            .route("/api/auth/password", web::post().to(routes::account::change_password))
+            .route("/api/audit", web::get().to(routes::audit::get))
+            .route("/api/admin/users", web::get().to(routes::users::list))
+            .route("/api/admin/users", web::post().to(routes::users::create))
+            .route("/api/admin/users/{id}", web::patch().to(routes::users::patch))
+            .route("/api/admin/users/{id}/password-reset", web::post().to(routes::users::reset_password))
+            .route("/api/admin/users/{id}/revoke-sessions", web::post().to(routes::users::revoke_sessions));
     }
 }

@@ -134,9 +134,10 @@ async fn disabling_an_account_revokes_its_sessions_and_is_recorded() {
     let audit = Audit::open(log.clone()).await.unwrap();
     for (db, user) in databases().await {
         let session = sessions::start(&db, &user, POLICY, Utc::now()).await.unwrap();
-        let (disabled, revoked) = wm_auth::actions::disable(&db, &audit, CLI_ACTOR, "ANN").await.unwrap();
+        let cli = wm_auth::actions::Actor::local(CLI_ACTOR);
+        let disabled = wm_auth::actions::disable_named(&db, &audit, &cli, "ANN").await.unwrap();
         assert!(disabled.disabled);
-        assert_eq!(revoked, 1);
+        assert_eq!(disabled.token_version, 1, "her access tokens are refused from now on");
         let refresh = sessions::rotate(&db, &session.token, POLICY, Utc::now()).await.unwrap();
         assert_eq!(refresh, Err(Rejection::Revoked));
     }
@@ -146,6 +147,8 @@ async fn disabling_an_account_revokes_its_sessions_and_is_recorded() {
     for record in records {
         let event = Envelope::from_bytes(&record.payload).unwrap();
         assert_eq!(event.actor, CLI_ACTOR);
-        assert!(matches!(event.payload, Some(Payload::UserDisabled(d)) if d.user_id == event.device_id));
+        assert!(
+            matches!(event.payload, Some(Payload::UserDisabled(d)) if d.user_id == event.device_id && d.token_version == 1)
+        );
     }
 }

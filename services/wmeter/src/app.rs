@@ -17,7 +17,7 @@ use wm_domain::{Clock, SystemClock};
 
 use crate::{
     config::Settings,
-    readiness::{DatabaseCheck, EventLogCheck},
+    readiness::{DatabaseCheck, EventLogCheck, PrincipalsCheck},
     role::{Role, Service},
     services::Services,
     wiring::{self, Wiring},
@@ -66,6 +66,7 @@ impl Application {
         let services = Services::build(settings, role, &wiring, clock, &mut metrics).await?;
         let lag = wm_eventlog::projection::LagMetric::register(&mut metrics);
         let server = http_server(settings, role, &wiring, &services, metrics, listener)?;
+        let mut services = services;
         let mqtt = services.start(settings, role, &mut wiring).await?;
         wiring.spawn_consumers(&lag);
         Ok(Application {
@@ -163,7 +164,7 @@ fn http_server(
     listener: TcpListener,
 ) -> anyhow::Result<Server> {
     let http_metrics = HttpMetrics::register(&mut metrics);
-    let health = Health::new(readiness_checks(wiring), metrics);
+    let health = Health::new(readiness_checks(wiring, services), metrics);
     let uptime = wm_api_gateway::Uptime::since_now();
     let api = wm_api_gateway::openapi([
         wm_auth::openapi(),
@@ -240,13 +241,14 @@ fn forwarder(settings: &Settings, role: Role) -> anyhow::Result<Option<wm_api_ga
     Ok(Some(Forwarder::new(table, settings.gateway.clone(), settings.http.max_body_bytes)?))
 }
 
-fn readiness_checks(wiring: &Wiring) -> Vec<Arc<dyn ReadinessCheck>> {
+fn readiness_checks(wiring: &Wiring, services: &Services) -> Vec<Arc<dyn ReadinessCheck>> {
     let mut checks: Vec<Arc<dyn ReadinessCheck>> = Vec::new();
     if let Some(db) = wiring.db() {
         checks.push(Arc::new(DatabaseCheck(db.clone())));
     }
     if let Some(log) = wiring.event_log() {
         checks.push(Arc::new(EventLogCheck(log.clone())));
+        checks.push(Arc::new(PrincipalsCheck(services.tokens.principals().clone())));
     }
     checks
 }

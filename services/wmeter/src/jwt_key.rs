@@ -72,7 +72,7 @@ mod tests {
         let first = access_tokens(&settings(dir.path())).unwrap();
         let file = dir.path().join("keys/jwt.key");
         assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
-        let token = first.issue("u1", wm_http::auth::Role::Viewer).unwrap();
+        let token = first.issue(&wm_http::auth::Subject::new("u1", wm_http::auth::Role::Viewer)).unwrap();
         let again = access_tokens(&settings(dir.path())).unwrap();
         assert!(again.verify(&token).is_ok(), "a restart keeps the key, so tokens survive it");
     }
@@ -90,7 +90,10 @@ mod tests {
     fn a_configured_key_is_used_as_given() {
         let key = "k".repeat(32);
         let configured = AuthSettings { jwt_key: Some(key.clone()), ..AuthSettings::default() };
-        let token = access_tokens(&configured).unwrap().issue("u", wm_http::auth::Role::Admin).unwrap();
+        let token = access_tokens(&configured)
+            .unwrap()
+            .issue(&wm_http::auth::Subject::new("u", wm_http::auth::Role::Admin))
+            .unwrap();
         let direct = AccessTokens::new(key.as_bytes(), configured.jwt.clone()).unwrap();
         assert!(direct.verify(&token).is_ok());
     }

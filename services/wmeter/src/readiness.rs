@@ -31,3 +31,17 @@ impl ReadinessCheck for EventLogCheck {
         self.0.ready().await.map_err(|e| chain(&e))
     }
 }
+
+/// The auth topic read to its end: until then, access tokens get 503.
+pub struct PrincipalsCheck(pub Arc<wm_http::auth::Principals>);
+
+#[async_trait::async_trait]
+impl ReadinessCheck for PrincipalsCheck {
+    fn name(&self) -> &'static str {
+        "token_versions"
+    }
+
+    async fn check(&self) -> Result<(), String> {
+        if self.0.is_caught_up() { Ok(()) } else { Err("the auth topic is still being read".to_owned()) }
+    }
+}

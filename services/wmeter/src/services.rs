@@ -24,6 +24,8 @@ pub struct Services {
     pub ingest: Option<web::Data<wm_telemetry_ingest::IngestState>>,
     pub notification: Option<web::Data<wm_notification::NotificationState>>,
     relays: Vec<Relay>,
+    /// The auth topic, read to its end into `tokens`' versions, to follow.
+    principals: Option<Box<dyn wm_eventlog::Consumer>>,
 }
 
 impl Services {
@@ -41,8 +43,13 @@ impl Services {
             ingest: None,
             notification: None,
             relays: Vec::new(),
+            principals: None,
         };
         let (Some(db), Some(log)) = (wiring.db(), wiring.event_log()) else { return Ok(services) };
+        let principals = wm_auth::principals::catch_up(log.as_ref(), services.tokens.principals())
+            .await
+            .context("event_log: the auth topic")?;
+        services.principals = Some(principals);
         if role.mounts(Service::Auth) {
             let audit = wm_auth::audit::Audit::open(log.clone()).await.context("event_log: the auth topic")?;
             services.auth =
@@ -83,13 +90,17 @@ impl Services {
 
     /// Starts the relays and MQTT; call once the HTTP listener is bound.
     pub async fn start(
-        &self,
+        &mut self,
         settings: &Settings,
         role: Role,
         wiring: &mut Wiring,
     ) -> anyhow::Result<Option<wm_telemetry_ingest::mqtt::Mqtt>> {
         for relay in self.relays.clone() {
             wiring.spawn(|stop| relay.run(stop));
+        }
+        if let Some(consumer) = self.principals.take() {
+            let principals = self.tokens.principals().clone();
+            wiring.spawn(|stop| wm_auth::principals::follow(consumer, principals, stop));
         }
         if let (Some(state), Some(log)) = (&self.notification, wiring.event_log().cloned()) {
             let (pushed, checked) = (state.get_ref().clone(), state.get_ref().clone());

@@ -3,10 +3,19 @@ use std::{
     net::IpAddr,
 };
 
-use actix_web::{FromRequest, HttpRequest, dev::Payload, http::header::AUTHORIZATION, web};
+use actix_web::{
+    FromRequest, HttpRequest,
+    dev::Payload,
+    http::{StatusCode, header::AUTHORIZATION},
+    web,
+};
 
-use super::{AccessTokens, Role, TokenError};
+use super::{AccessTokens, Refusal, Role, TokenError};
 use crate::ApiError;
+
+/// What a user who must change their password may still reach: who they
+/// are, and the change itself.
+pub const PASSWORD_CHANGE_ROUTES: &[&str] = &["/api/auth/me", "/api/auth/password"];
 
 /// The authenticated user behind a request. Taking it as a handler argument
 /// makes the route answer 401 (JSON) without a valid `Authorization: Bearer`
@@ -49,6 +58,17 @@ impl Caller {
                 TokenError::WrongType | TokenError::Invalid(_) => ApiError::unauthorized("The access token is invalid"),
             }
         })?;
+        tokens.principals().check(&claims.sub, claims.ver).map_err(|refusal| match refusal {
+            Refusal::Revoked => ApiError::unauthorized("The access token was revoked; refresh it"),
+            Refusal::NotCaughtUp => ApiError::unavailable("The service is starting; try again in a moment"),
+        })?;
+        if claims.chg && tokens.principals().followed() && !PASSWORD_CHANGE_ROUTES.contains(&req.path()) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "password_change_required",
+                "Change your password before you go on",
+            ));
+        }
         Ok(Caller { user_id: claims.sub, role: claims.role, source_ip: crate::client_ip(req) })
     }
 }

@@ -74,4 +74,29 @@ pub struct Claims {
     pub iat: u64,
     pub nbf: u64,
     pub exp: u64,
+    /// The user's token version when it was issued ([`super::Principals`]);
+    /// 0 in tokens from before versions existed.
+    #[serde(default)]
+    pub ver: u64,
+    /// The user must change their password before anything else (a
+    /// one-time password set by an admin).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub chg: bool,
+}
+
+/// Whom an access token is issued to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Subject<'a> {
+    pub user_id: &'a str,
+    pub role: Role,
+    /// Their token version now.
+    pub version: u64,
+    pub must_change_password: bool,
+}
+
+impl<'a> Subject<'a> {
+    /// A user at version 0 who may use their password.
+    pub fn new(user_id: &'a str, role: Role) -> Self {
+        Self { user_id, role, version: 0, must_change_password: false }
+    }
 }

@@ -1,7 +1,9 @@
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation, errors::ErrorKind};
 use serde::{Deserialize, Serialize};
 
-use super::{Claims, Role, TokenType};
+use std::sync::Arc;
+
+use super::{Claims, Principals, Subject, TokenType};
 
 /// HS256 keys shorter than this are refused: the key must be at least as
 /// long as the hash.
@@ -51,6 +53,8 @@ pub struct AccessTokens {
     decoding: DecodingKey,
     validation: Validation,
     settings: JwtSettings,
+    /// The token versions tokens are checked against, shared by clones.
+    principals: Arc<Principals>,
 }
 
 impl std::fmt::Debug for AccessTokens {
@@ -77,22 +81,30 @@ impl AccessTokens {
             decoding: DecodingKey::from_secret(key),
             validation,
             settings,
+            principals: Arc::default(),
         })
     }
 
-    /// A new access token for `user_id`, valid from now for the configured
+    /// The token versions [`Caller`](super::Caller) checks tokens against.
+    pub fn principals(&self) -> &Arc<Principals> {
+        &self.principals
+    }
+
+    /// A new access token for `subject`, valid from now for the configured
     /// lifetime.
-    pub fn issue(&self, user_id: &str, role: Role) -> Result<String, TokenError> {
+    pub fn issue(&self, subject: &Subject<'_>) -> Result<String, TokenError> {
         let now = jsonwebtoken::get_current_timestamp();
         let claims = Claims {
-            sub: user_id.to_owned(),
-            role,
+            sub: subject.user_id.to_owned(),
+            role: subject.role,
             typ: TokenType::Access,
             iss: self.settings.issuer.clone(),
             aud: self.settings.audience.clone(),
             iat: now,
             nbf: now,
             exp: now + self.settings.access_ttl_secs,
+            ver: subject.version,
+            chg: subject.must_change_password,
         };
         self.sign(&claims)
     }

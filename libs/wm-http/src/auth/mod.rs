@@ -9,16 +9,21 @@
 //! - [`require_token`] is the middleware that puts every `/api` route but
 //!   login, refresh and logout behind a valid token.
 //! - [`Role`] decides what a caller may do; a mutation by a viewer is 403.
+//! - [`Principals`] holds each user's token version: a token issued before
+//!   its user's version was raised (a role change, a disable, a revocation)
+//!   is refused on the next request.
 
 mod caller;
 mod claims;
 mod guard;
 mod keys;
+mod principals;
 
 pub use caller::Caller;
-pub use claims::{Claims, Role, TokenType};
+pub use claims::{Claims, Role, Subject, TokenType};
 pub use guard::{DOCS, PUBLIC_ROUTES, require_token};
 pub use keys::{AccessTokens, JwtSettings, KeyError, MIN_KEY_BYTES, TokenError};
+pub use principals::{Principals, Refusal};
 
 #[cfg(test)]
 mod tests;

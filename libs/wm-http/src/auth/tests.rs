@@ -27,6 +27,8 @@ fn claims() -> Claims {
         iat: now,
         nbf: now,
         exp: now + 900,
+        ver: 0,
+        chg: false,
     }
 }
 
@@ -37,7 +39,7 @@ fn b64(value: &Value) -> String {
 #[test]
 fn a_fresh_token_verifies() {
     let t = tokens();
-    let token = t.issue("u1", Role::Viewer).unwrap();
+    let token = t.issue(&Subject::new("u1", Role::Viewer)).unwrap();
     let got = t.verify(&token).unwrap();
     assert_eq!((got.sub.as_str(), got.role, got.typ), ("u1", Role::Viewer, TokenType::Access));
     assert_eq!(got.exp - got.iat, 900);
@@ -50,7 +52,7 @@ fn short_keys_are_refused() {
 
 #[test]
 fn a_tampered_payload_fails() {
-    let token = tokens().issue("u1", Role::Viewer).unwrap();
+    let token = tokens().issue(&Subject::new("u1", Role::Viewer)).unwrap();
     let mut parts: Vec<&str> = token.split('.').collect();
     let forged = b64(&json!({"sub": "u1", "role": "admin", "typ": "access", "iss": "wmeter", "aud": "wmeter-api",
                               "iat": now(), "nbf": now(), "exp": now() + 900}));
@@ -123,7 +125,7 @@ fn a_refresh_typed_token_is_not_an_access_token() {
 #[test]
 fn a_token_signed_with_another_key_fails() {
     let other = AccessTokens::new(b"another-key-another-key-another-", JwtSettings::default()).unwrap();
-    let token = other.issue("u1", Role::Admin).unwrap();
+    let token = other.issue(&Subject::new("u1", Role::Admin)).unwrap();
     assert!(matches!(tokens().verify(&token), Err(TokenError::Invalid(_))));
 }
 
@@ -157,7 +159,11 @@ async fn the_extractor_answers_401_403_or_lets_the_caller_in() {
         (None, StatusCode::UNAUTHORIZED, "unauthorized"),
         (Some("Basic dTpw".to_owned()), StatusCode::UNAUTHORIZED, "unauthorized"),
         (Some("Bearer not-a-jwt".to_owned()), StatusCode::UNAUTHORIZED, "unauthorized"),
-        (Some(format!("Bearer {}", t.issue("v", Role::Viewer).unwrap())), StatusCode::FORBIDDEN, "forbidden"),
+        (
+            Some(format!("Bearer {}", t.issue(&Subject::new("v", Role::Viewer)).unwrap())),
+            StatusCode::FORBIDDEN,
+            "forbidden",
+        ),
     ];
     for (auth, status, code) in cases {
         let response = actix_test::call_service(&app, call(auth.clone())).await;
@@ -165,9 +171,56 @@ async fn the_extractor_answers_401_403_or_lets_the_caller_in() {
         let body: Value = actix_test::read_body_json(response).await;
         assert_eq!(body["code"], code, "{auth:?}");
     }
-    let operator = format!("bearer {}", t.issue("op", Role::Operator).unwrap());
+    let operator = format!("bearer {}", t.issue(&Subject::new("op", Role::Operator)).unwrap());
     let response = actix_test::call_service(&app, call(Some(operator))).await;
     assert_eq!(response.status(), StatusCode::OK);
     let body: Value = actix_test::read_body_json(response).await;
     assert_eq!(body, json!({"user": "op"}));
+}
+
+async fn read(caller: Caller) -> HttpResponse {
+    HttpResponse::Ok().json(json!({"user": caller.user_id}))
+}
+
+#[actix_web::test]
+async fn a_token_below_its_user_s_version_or_one_that_must_change_the_password_is_held_back() {
+    let t = tokens();
+    let app = actix_test::init_service(
+        App::new()
+            .app_data(web::Data::new(t.clone()))
+            .route("/api/thing", web::get().to(read))
+            .route("/api/auth/me", web::get().to(read)),
+    )
+    .await;
+    let call = |token: &str, path: &str| {
+        actix_test::TestRequest::get()
+            .uri(path)
+            .insert_header(("Authorization", format!("Bearer {token}")))
+            .to_request()
+    };
+    let answer = |response: actix_web::dev::ServiceResponse| async move {
+        let status = response.status();
+        let body: Value = actix_test::read_body_json(response).await;
+        (status, body["code"].as_str().unwrap_or("ok").to_owned(), body["message"].clone())
+    };
+    let one_time = t.issue(&Subject { must_change_password: true, ..Subject::new("bob", Role::Admin) }).unwrap();
+    let forwarded = actix_test::call_service(&app, call(&one_time, "/api/thing")).await;
+    assert_eq!(forwarded.status(), StatusCode::OK, "a process that follows no auth topic leaves it to the service");
+    t.principals().following();
+    t.principals().caught_up();
+    let old = t.issue(&Subject { version: 1, ..Subject::new("ann", Role::Operator) }).unwrap();
+    let current = t.issue(&Subject { version: 2, ..Subject::new("ann", Role::Operator) }).unwrap();
+    t.principals().raise("ann", 2);
+    let (status, code, message) = answer(actix_test::call_service(&app, call(&old, "/api/thing")).await).await;
+    assert_eq!((status, code.as_str()), (StatusCode::UNAUTHORIZED, "unauthorized"));
+    assert_eq!(message, "The access token was revoked; refresh it");
+    assert_eq!(actix_test::call_service(&app, call(&current, "/api/thing")).await.status(), StatusCode::OK);
+
+    let (status, code, _) = answer(actix_test::call_service(&app, call(&one_time, "/api/thing")).await).await;
+    assert_eq!((status, code.as_str()), (StatusCode::FORBIDDEN, "password_change_required"));
+    assert_eq!(actix_test::call_service(&app, call(&one_time, "/api/auth/me")).await.status(), StatusCode::OK);
+
+    t.principals().following();
+    let (status, code, _) = answer(actix_test::call_service(&app, call(&current, "/api/thing")).await).await;
+    assert_eq!((status, code.as_str()), (StatusCode::SERVICE_UNAVAILABLE, "unavailable"), "not caught up yet");
 }

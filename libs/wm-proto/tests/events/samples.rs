@@ -155,12 +155,16 @@ fn notifications_and_auth() -> Vec<Payload> {
         }),
         Payload::UserLoggedOut(UserLoggedOut { user_id: USER.into(), source_ip: "2001:db8::7".into() }),
         Payload::UserCreated(UserCreated { user_id: USER.into(), username: "ada".into(), role: Role::Operator.into() }),
-        Payload::UserDisabled(UserDisabled { user_id: USER.into() }),
+        Payload::UserDisabled(UserDisabled { user_id: USER.into(), token_version: 4 }),
         Payload::UserRoleChanged(UserRoleChanged {
             user_id: USER.into(),
             previous_role: Role::Operator.into(),
             role: Role::Admin.into(),
+            token_version: 3,
         }),
+        Payload::UserEnabled(UserEnabled { user_id: USER.into(), token_version: 5 }),
+        Payload::UserSessionsRevoked(UserSessionsRevoked { user_id: USER.into(), token_version: 6 }),
+        Payload::UserPasswordSet(UserPasswordSet { user_id: USER.into(), token_version: 7, must_change: true }),
         Payload::RefreshTokenReused(RefreshTokenReused {
             user_id: USER.into(),
             family_id: "65f0a1b2c3d4e5f600000002".into(),

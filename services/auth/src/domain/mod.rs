@@ -1,4 +1,5 @@
-//! The auth service's domain: who a user is, and the rules a username
-//! follows. Pure: nothing here touches storage.
+//! The auth service's domain: who a user is, the rules a username
+//! follows, and what may change about an account. Pure: nothing here touches storage.
 
+pub mod account;
 pub mod user;

@@ -13,6 +13,12 @@ pub struct User {
     pub role: Role,
     pub disabled: bool,
     pub created_at: DateTime<Utc>,
+    /// Raised by every change that ends their sessions: access tokens
+    /// issued at a lower version are refused ([`wm_http::auth::Principals`]).
+    pub token_version: u64,
+    /// A one-time password set by an admin: nothing but a password change
+    /// until it is replaced.
+    pub must_change_password: bool,
 }
 
 /// A username that breaks the rules.

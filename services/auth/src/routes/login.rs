@@ -4,7 +4,10 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use wm_http::{ApiError, JsonObject, auth::AccessTokens};
+use wm_http::{
+    ApiError, JsonObject,
+    auth::{AccessTokens, Subject},
+};
 use wm_proto::{Payload, v1::UserLoggedIn};
 
 use crate::{
@@ -35,6 +38,22 @@ pub struct SignedIn {
     role: &'static str,
     #[schema(example = "6740a1b2c3d4e5f600000001")]
     user_id: String,
+}
+
+impl SignedIn {
+    pub(super) fn new(access_token: String, user: &crate::users::User) -> Self {
+        Self { access_token, role: user.role.as_str(), user_id: user.id.clone() }
+    }
+}
+
+/// The access token `user` gets now.
+pub(super) fn subject(user: &crate::users::User) -> Subject<'_> {
+    Subject {
+        user_id: &user.id,
+        role: user.role,
+        version: user.token_version,
+        must_change_password: user.must_change_password,
+    }
 }
 
 /// `POST /api/auth/login` → `{accessToken, role, userId}` and the refresh
@@ -77,14 +96,10 @@ pub async fn post(
         }
     };
     let refresh = sessions::start(&state.db, &user.id, state.policy, Utc::now()).await?;
-    let access_token = tokens.issue(&user.id, user.role).map_err(AuthError::from)?;
+    let access_token = tokens.issue(&subject(&user)).map_err(AuthError::from)?;
     tracing::info!(user = user.id, "signed in");
     let event =
         UserLoggedIn { user_id: user.id.clone(), username: user.username.clone(), source_ip: audit::source_ip(&req) };
     state.audit.record(&user.id, &user.id, Payload::UserLoggedIn(event)).await;
-    Ok(HttpResponse::Ok().cookie(state.cookie.with(&refresh.token)).json(SignedIn {
-        access_token,
-        role: user.role.as_str(),
-        user_id: user.id,
-    }))
+    Ok(HttpResponse::Ok().cookie(state.cookie.with(&refresh.token)).json(SignedIn::new(access_token, &user)))
 }

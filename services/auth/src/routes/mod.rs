@@ -1,9 +1,23 @@
+pub mod account;
 pub mod audit;
 pub mod login;
 pub mod logout;
 pub mod refresh;
+pub mod users;
 
 /// The auth service's part of the API description.
 #[derive(utoipa::OpenApi)]
-#[openapi(paths(login::post, refresh::post, logout::post, audit::get))]
+#[openapi(paths(
+    login::post,
+    refresh::post,
+    logout::post,
+    account::me,
+    account::change_password,
+    audit::get,
+    users::list,
+    users::create,
+    users::patch,
+    users::reset_password,
+    users::revoke_sessions,
+))]
 pub struct AuthApi;

@@ -63,7 +63,7 @@ pub async fn post(
     let Some(user) = user.filter(|u| !u.disabled) else {
         return Ok(refused(&state));
     };
-    let access_token = tokens.issue(&user.id, user.role).map_err(AuthError::from)?;
+    let access_token = tokens.issue(&super::login::subject(&user)).map_err(AuthError::from)?;
     Ok(HttpResponse::Ok().cookie(state.cookie.with(&next.token)).json(Refreshed { access_token }))
 }
 

@@ -1,7 +1,7 @@
 //! The users table: who may sign in, with which role.
 
 use chrono::DateTime;
-use wm_storage::{Db, StorageError, with_pool};
+use wm_storage::{Db, StorageError, Tx, execute, with_pool, with_tx};
 
 use crate::domain::user::User;
 
@@ -12,6 +12,8 @@ struct Row {
     role: String,
     disabled: bool,
     created_at: i64,
+    token_version: i64,
+    must_change_password: bool,
 }
 
 impl TryFrom<Row> for User {
@@ -23,21 +25,24 @@ impl TryFrom<Row> for User {
             role: row.role.parse().map_err(|_| corrupt("role", row.role.clone()))?,
             created_at: DateTime::from_timestamp_micros(row.created_at)
                 .ok_or_else(|| corrupt("created_at", row.created_at.to_string()))?,
+            token_version: u64::try_from(row.token_version)
+                .map_err(|_| corrupt("token_version", row.token_version.to_string()))?,
             id: row.id,
             username: row.username,
             disabled: row.disabled,
+            must_change_password: row.must_change_password,
         })
     }
 }
 
-const COLUMNS: &str = "id, username, role, disabled, created_at";
+const COLUMNS: &str = "id, username, role, disabled, created_at, token_version, must_change_password";
 
 /// Stores `user` with its password hash. Usernames are unique whatever
 /// their case, by a unique index: of two concurrent inserts of one name,
 /// the second gets [`StorageError::Taken`].
 pub async fn insert(db: &Db, user: &User, password_hash: &str) -> Result<(), StorageError> {
-    let sql =
-        "INSERT INTO users (id, username, password_hash, role, disabled, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
+    let sql = "INSERT INTO users (id, username, password_hash, role, disabled, created_at, must_change_password) \
+               VALUES ($1, $2, $3, $4, $5, $6, $7)";
     with_pool!(db, pool => sqlx::query(sql)
         .bind(&user.id)
         .bind(&user.username)
@@ -45,6 +50,7 @@ pub async fn insert(db: &Db, user: &User, password_hash: &str) -> Result<(), Sto
         .bind(user.role.as_str())
         .bind(user.disabled)
         .bind(user.created_at.timestamp_micros())
+        .bind(user.must_change_password)
         .execute(pool)
         .await
         .map(|_| ()))
@@ -53,18 +59,17 @@ pub async fn insert(db: &Db, user: &User, password_hash: &str) -> Result<(), Sto
 
 /// Every user, by username.
 pub async fn list(db: &Db) -> Result<Vec<User>, StorageError> {
-    let sql = format!("SELECT {COLUMNS} FROM users ORDER BY lower(username)");
-    let rows: Vec<Row> = with_pool!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(pool).await)?;
-    rows.into_iter().map(User::try_from).collect()
+    search(db, "").await
 }
 
-/// Marks the user `username` (any case) disabled and returns them; `None`
-/// when nobody has that name.
-pub async fn disable(db: &Db, username: &str) -> Result<Option<User>, StorageError> {
-    let sql = format!("UPDATE users SET disabled = TRUE WHERE lower(username) = lower($1) RETURNING {COLUMNS}");
-    let row: Option<Row> =
-        with_pool!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(username).fetch_optional(pool).await)?;
-    row.map(User::try_from).transpose()
+/// The users whose name holds `text` (any case; every user for ""), by
+/// username.
+pub async fn search(db: &Db, text: &str) -> Result<Vec<User>, StorageError> {
+    let sql = format!("SELECT {COLUMNS} FROM users WHERE lower(username) LIKE $1 ESCAPE '\\' ORDER BY lower(username)");
+    let pattern = format!("%{}%", text.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+    let rows: Vec<Row> =
+        with_pool!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(pattern).fetch_all(pool).await)?;
+    rows.into_iter().map(User::try_from).collect()
 }
 
 /// The user named `username` (any case) and their password hash, for a
@@ -88,4 +93,40 @@ pub async fn find(db: &Db, id: &str) -> Result<Option<User>, StorageError> {
     let row: Option<Row> =
         with_pool!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(pool).await)?;
     row.map(User::try_from).transpose()
+}
+
+/// How many enabled admins there are, their rows locked until `tx` ends
+/// (PostgreSQL; SQLite's writer lock holds the file): of two admins
+/// demoting each other at once, the second sees one admin left.
+pub async fn enabled_admins(tx: &mut Tx) -> Result<usize, StorageError> {
+    let sql = format!("SELECT id FROM users WHERE role = 'admin' AND NOT disabled{}", tx.lock_rows());
+    let ids: Vec<(String,)> =
+        with_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(&mut **conn).await)?;
+    Ok(ids.len())
+}
+
+/// The user with this id, locked until `tx` ends.
+pub async fn find_in(tx: &mut Tx, id: &str) -> Result<Option<User>, StorageError> {
+    let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1{}", tx.lock_rows());
+    let row: Option<Row> =
+        with_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut **conn).await)?;
+    row.map(User::try_from).transpose()
+}
+
+/// Stores `user`'s role, state, version and password flag, and the new
+/// password's hash if one is given.
+pub async fn save(tx: &mut Tx, user: &User, password_hash: Option<&str>) -> Result<(), StorageError> {
+    let version = i64::try_from(user.token_version).unwrap_or(i64::MAX);
+    execute!(
+        tx,
+        "UPDATE users SET role = $1, disabled = $2, token_version = $3, must_change_password = $4, \
+         password_hash = COALESCE($5, password_hash) WHERE id = $6",
+        user.role.as_str(),
+        user.disabled,
+        version,
+        user.must_change_password,
+        password_hash,
+        &user.id
+    )?;
+    Ok(())
 }

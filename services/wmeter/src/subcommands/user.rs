@@ -1,6 +1,6 @@
 use anyhow::{Context, bail};
 use wm_auth::{
-    actions,
+    actions::{self, Actor},
     audit::{Audit, CLI_ACTOR},
     users,
 };
@@ -23,10 +23,10 @@ pub async fn run(settings: Settings, subcommand: UserSubcommand) -> anyhow::Resu
     let result = match subcommand {
         UserSubcommand::Add { username, role } => add(db, &audit, &username, &role).await,
         UserSubcommand::List => list(db).await,
-        UserSubcommand::Disable { username } => actions::disable(db, &audit, CLI_ACTOR, &username)
+        UserSubcommand::Disable { username } => actions::disable_named(db, &audit, &Actor::local(CLI_ACTOR), &username)
             .await
             .map_err(anyhow::Error::from)
-            .map(|(user, sessions)| println!("disabled {}; {sessions} sessions revoked", user.username)),
+            .map(|user| println!("disabled {}; every session revoked", user.username)),
     };
     wiring.shutdown().await;
     result
@@ -35,7 +35,7 @@ pub async fn run(settings: Settings, subcommand: UserSubcommand) -> anyhow::Resu
 async fn add(db: &Db, audit: &Audit, username: &str, role: &str) -> anyhow::Result<()> {
     let role = role.parse().map_err(anyhow::Error::msg)?;
     let password = super::password::read(username)?;
-    let user = actions::create(db, audit, CLI_ACTOR, username, &password, role).await?;
+    let user = actions::create(db, audit, &Actor::local(CLI_ACTOR), (username, &password, role), false).await?;
     println!("created {} ({}) with id {}", user.username, user.role, user.id);
     Ok(())
 }

@@ -32,7 +32,7 @@ async fn a_service_is_ready_when_postgres_and_kafka_answer() {
     assert_eq!(response.status(), 200);
     assert_eq!(
         response.json::<Value>().await.unwrap(),
-        json!({"status": "ready", "checks": {"database": "ok", "event_log": "ok"}})
+        json!({"status": "ready", "checks": {"database": "ok", "event_log": "ok", "token_versions": "ok"}})
     );
     assert_eq!(app.get("/healthz").await.status(), 200);
     let metrics = app.get("/metrics").await.text().await.unwrap();

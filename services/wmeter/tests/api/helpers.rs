@@ -6,7 +6,7 @@ use chrono::Utc;
 use futures::future::BoxFuture;
 use tokio::sync::oneshot;
 use wm_auth::{
-    actions,
+    actions::{self, Actor},
     audit::{Audit, CLI_ACTOR},
 };
 use wm_domain::ManualClock;
@@ -154,13 +154,14 @@ impl DbUsers {
 impl Users for DbUsers {
     fn add<'a>(&'a self, username: &'a str, password: &'a str, role: UserRole) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            actions::create(self.db(), &self.audit().await, CLI_ACTOR, username, password, role).await.unwrap();
+            let cli = Actor::local(CLI_ACTOR);
+            actions::create(self.db(), &self.audit().await, &cli, (username, password, role), false).await.unwrap();
         })
     }
 
     fn disable<'a>(&'a self, username: &'a str) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            actions::disable(self.db(), &self.audit().await, CLI_ACTOR, username).await.unwrap();
+            actions::disable_named(self.db(), &self.audit().await, &Actor::local(CLI_ACTOR), username).await.unwrap();
         })
     }
 }
@@ -224,7 +225,9 @@ fn write(dir: &Path, name: &str, content: &str) {
 /// notification service) and waits until notifications know it.
 pub async fn user(app: &TestApp, name: &str, role: UserRole) -> String {
     let audit = Audit::open(app.event_log()).await.unwrap();
-    let user = actions::create(app.db(), &audit, CLI_ACTOR, name, "a-long-password", role).await.unwrap();
+    let user = actions::create(app.db(), &audit, &Actor::local(CLI_ACTOR), (name, "a-long-password", role), false)
+        .await
+        .unwrap();
     let id = user.id.clone();
     eventually("notifications know the user", || async {
         let sql = "SELECT COUNT(*) FROM notification_users WHERE user_id = $1";

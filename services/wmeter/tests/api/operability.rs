@@ -18,7 +18,7 @@ async fn readyz_checks_the_database_and_the_event_log() {
     assert_eq!(response.status(), 200);
     assert_eq!(
         response.json::<Value>().await.unwrap(),
-        json!({"status": "ready", "checks": {"database": "ok", "event_log": "ok"}})
+        json!({"status": "ready", "checks": {"database": "ok", "event_log": "ok", "token_versions": "ok"}})
     );
 }
 

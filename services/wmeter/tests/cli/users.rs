@@ -40,7 +40,7 @@ fn users_are_added_listed_and_disabled() {
     assert_eq!(code, 2, "an unknown role is a usage error: {err}");
 
     let (code, out, _) = user(&["disable", "alice"], "");
-    assert_eq!((code, out.as_str()), (0, "disabled alice; 0 sessions revoked\n"));
+    assert_eq!((code, out.as_str()), (0, "disabled alice; every session revoked\n"));
     let (code, out, _) = user(&["list"], "");
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();

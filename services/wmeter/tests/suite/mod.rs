@@ -9,6 +9,7 @@
 
 #![allow(dead_code)] // each test binary uses its own part of the helpers
 
+pub mod admin;
 pub mod attacks;
 pub mod audit;
 pub mod bad_input;
@@ -57,6 +58,9 @@ macro_rules! suite_tests {
             attacks::cross_origin_simple_posts_are_refused,
             attacks::a_foreign_preflight_gets_no_cors_grant,
             attacks::a_disabled_account_loses_refresh_at_once,
+            admin::an_admin_creates_a_user_who_must_change_the_one_time_password,
+            admin::a_role_change_a_disable_and_a_revocation_take_effect_on_the_next_request,
+            admin::only_admins_administer_users,
         }
     };
 }
