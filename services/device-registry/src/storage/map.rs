@@ -171,24 +171,13 @@ pub async fn extent(db: &Db) -> Result<Option<([f64; 4], i64)>, StorageError> {
 pub type DeviceRow = (String, String, String, f64, f64, bool, bool, i64);
 
 /// Up to `limit` devices inside `bbox`, live: found through the cells of
-/// the finest level that the view touches, by the position indexes.
+/// the finest level that the view touches, by the position indexes. Each
+/// row of cells is its own index range (`IN`): with a range of rows, the
+/// index would read every device of those rows across the whole network.
 pub async fn devices(db: &Db, bbox: &map::Bbox, limit: usize) -> Result<Vec<DeviceRow>, StorageError> {
     let (x, y) = (cell_sql(db.backend(), "longitude"), cell_sql(db.backend(), "latitude"));
     let ((x0, y0), (x1, y1)) = bbox.corners(FINEST);
-    let inside = format!(
-        "{y} BETWEEN $1 AND $2 AND {x} BETWEEN $3 AND $4 \
-         AND latitude BETWEEN $5 AND $6 AND longitude BETWEEN $7 AND $8"
-    );
-    let sql = format!(
-        "SELECT id, 'meter', device_name, longitude, latitude, critical, device_status = 'Down', last_activity \
-         FROM meters WHERE {inside} \
-         UNION ALL \
-         SELECT id, 'gateway', device_name, longitude, latitude, FALSE, FALSE, last_activity \
-         FROM gateways WHERE {inside} LIMIT $9"
-    );
-    let binds = vec![
-        Bind::Int(y0),
-        Bind::Int(y1),
+    let mut binds = vec![
         Bind::Int(x0),
         Bind::Int(x1),
         Bind::Real(bbox.south),
@@ -197,8 +186,31 @@ pub async fn devices(db: &Db, bbox: &map::Bbox, limit: usize) -> Result<Vec<Devi
         Bind::Real(bbox.east),
         Bind::Int(i64::try_from(limit).unwrap_or(i64::MAX)),
     ];
+    // A view this close spans a few rows; a wider one (never asked) reads
+    // its rows as one range.
+    let rows = if y1 - y0 < MAX_ROWS {
+        let first = binds.len() + 1;
+        binds.extend((y0..=y1).map(Bind::Int));
+        let placeholders: Vec<String> = (first..first + (y1 - y0 + 1) as usize).map(|i| format!("${i}")).collect();
+        format!("{y} IN ({})", placeholders.join(", "))
+    } else {
+        binds.extend([Bind::Int(y0), Bind::Int(y1)]);
+        format!("{y} BETWEEN ${} AND ${}", binds.len() - 1, binds.len())
+    };
+    let inside =
+        format!("{rows} AND {x} BETWEEN $1 AND $2 AND latitude BETWEEN $3 AND $4 AND longitude BETWEEN $5 AND $6");
+    let sql = format!(
+        "SELECT id, 'meter', device_name, longitude, latitude, critical, device_status = 'Down', last_activity \
+         FROM meters WHERE {inside} \
+         UNION ALL \
+         SELECT id, 'gateway', device_name, longitude, latitude, FALSE, FALSE, last_activity \
+         FROM gateways WHERE {inside} LIMIT $7"
+    );
     query::fetch_all(db, sql, binds).await
 }
+
+/// The most rows of cells a view of devices reads one by one.
+const MAX_ROWS: i64 = 64;
 
 #[cfg(test)]
 mod tests {
