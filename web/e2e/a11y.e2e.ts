@@ -29,6 +29,8 @@ async function routes(api: Api, ctx: WmeterContext): Promise<[name: string, path
     ['gateway-registration', '/gateway-registration'],
     ['water-meter-registration', '/water-meter-registration'],
     ['search', '/search'],
+    ['users', '/admin/users'],
+    ['profile', '/profile'],
   ];
 }
 

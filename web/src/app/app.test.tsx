@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { emptyExtraReads } from '../testing/extra-reads.ts';
 import { server } from '../testing/msw-server.ts';
+import { shellHandlers } from '../testing/shell-handlers.ts';
 import { fakeToken, signedInSession } from '../testing/tokens.ts';
 import { App } from './app.tsx';
 import { createStore } from './store.ts';
@@ -13,17 +13,6 @@ import { createStore } from './store.ts';
 function storeSession(session: Record<string, string>) {
   for (const [key, value] of Object.entries(session)) localStorage.setItem(key, value);
 }
-
-// What the shell and the overview ask for once signed in.
-const shellHandlers = [
-  http.get('/api/proxy/', () => HttpResponse.json({ uptime: 3725 })),
-  http.get('/api/proxy/:kind/count', () => HttpResponse.json({ count: 0 })),
-  http.get('/api/proxy/:kind/:subset/count', () => HttpResponse.json({ count: 0 })),
-  http.get('/api/proxy/gateways/gateway-activity', () => HttpResponse.json([])),
-  http.get('/api/notifications/:userId', () => HttpResponse.json([])),
-  http.get('/api/notifications', () => new HttpResponse(': quiet\n\n', { headers: { 'content-type': 'text/event-stream' } })),
-  ...emptyExtraReads(),
-];
 
 describe('App', () => {
   beforeEach(() => {
@@ -49,7 +38,7 @@ describe('App', () => {
   it('keeps the session when the start-up refresh of an expired token works', async () => {
     const fresh = fakeToken(900);
     storeSession(signedInSession(fakeToken(-10)));
-    server.use(http.post('/api/auth/refresh', () => HttpResponse.json({ accessToken: fresh })), ...shellHandlers);
+    server.use(http.post('/api/auth/refresh', () => HttpResponse.json({ accessToken: fresh })), ...shellHandlers());
     render(<App store={createStore()} />);
 
     expect(await screen.findByText('© 2025 w-meter. All rights reserved.')).toBeInTheDocument();
@@ -67,7 +56,7 @@ describe('App', () => {
         expect(body.username).toBe('alice');
         return HttpResponse.json({ accessToken: fakeToken(), role: 'admin', userId: 'u1' });
       }),
-      ...shellHandlers,
+      ...shellHandlers(),
     );
     render(<App store={createStore()} />);
     const user = userEvent.setup();
@@ -90,7 +79,7 @@ describe('App', () => {
   it('clears the session on logout even when the server call fails', async () => {
     storeSession(signedInSession());
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    server.use(http.post('/api/auth/logout', () => HttpResponse.json({}, { status: 500 })), ...shellHandlers);
+    server.use(http.post('/api/auth/logout', () => HttpResponse.json({}, { status: 500 })), ...shellHandlers());
     render(<App store={createStore()} />);
     const user = userEvent.setup();
 
@@ -102,7 +91,7 @@ describe('App', () => {
 
   it('shows the uptime as hours, minutes and seconds', async () => {
     storeSession(signedInSession());
-    server.use(...shellHandlers);
+    server.use(...shellHandlers());
     render(<App store={createStore()} />);
     expect(await screen.findByTestId('uptime')).toHaveTextContent('Uptime: 1h 2m 5s');
   });

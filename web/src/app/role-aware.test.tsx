@@ -1,7 +1,7 @@
 // Role-aware UI: a viewer is offered no action it may not take;
-// an operator is offered the device actions.
+// an operator is offered the device actions; a demoted admin loses theirs.
 import { screen, within } from '@testing-library/react';
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import GatewayDetailPage from '../features/gateways/components/gateway-detail-page.tsx';
@@ -9,10 +9,11 @@ import { serveGateway } from '../features/gateways/testing/gateway-fixtures.ts';
 import MeterDetailPage from '../features/meters/components/meter-detail-page.tsx';
 import { detailHandlers, json } from '../features/meters/testing/fixtures.ts';
 import GatewayRegistrationPage from '../features/registration/components/gateway-registration-page.tsx';
+import UsersPage from '../features/users/components/users-page.tsx';
 import { server } from '../testing/msw-server.ts';
 import { gateway, GATEWAY_ID, meter, METER_ID } from '../testing/records.ts';
 import { renderWithProviders } from '../testing/render.tsx';
-import { signedInSession } from '../testing/tokens.ts';
+import { fakeToken, signedInSession } from '../testing/tokens.ts';
 import { NavList } from './shell/nav-list.tsx';
 
 const as = (role: string) => ({ preloadedState: { session: { ...signedInSession(), role } } });
@@ -69,5 +70,30 @@ describe('an operator', () => {
     renderWithProviders(<><GatewayRegistrationPage /><NavList /></>, as('operator'));
     expect(screen.getByRole('button', { name: 'Register' })).toBeInTheDocument();
     expect(screen.getAllByRole('link')).toHaveLength(11);
+  });
+});
+
+describe('an admin demoted while signed in', () => {
+  it('follows the refreshed token: the Users entry and page are no longer offered', async () => {
+    const admin = fakeToken(900, { role: 'admin' });
+    const viewer = fakeToken(900, { role: 'viewer', demoted: true });
+    server.use(
+      http.post('/api/auth/refresh', () => HttpResponse.json({ accessToken: viewer })),
+      http.get('/api/admin/users', ({ request }) =>
+        request.headers.get('Authorization') === `Bearer ${viewer}`
+          ? HttpResponse.json({ code: 'forbidden', message: 'Your role does not allow this action' }, { status: 403 })
+          : HttpResponse.json({ code: 'unauthorized', message: 'The access token was revoked; refresh it' }, { status: 401 }),
+      ),
+    );
+    const { store } = renderWithProviders(<><NavList /><UsersPage /></>, {
+      route: '/admin/users',
+      preloadedState: { session: { ...signedInSession(admin), role: 'admin' } },
+    });
+    expect(screen.getByRole('link', { name: 'Users' })).toBeInTheDocument();
+
+    expect(await screen.findByText('Only admins can manage users. Your role does not allow it.')).toBeInTheDocument();
+    expect(store.getState().session.role).toBe('viewer');
+    expect(screen.queryByRole('link', { name: 'Users' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'New user' })).toBeNull();
   });
 });

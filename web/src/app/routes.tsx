@@ -2,7 +2,7 @@
 import type { RouteObject } from 'react-router';
 
 import { ErrorPage } from './error-page.tsx';
-import { RequireAuth } from './require-auth.tsx';
+import { CHANGE_PASSWORD_PATH, RequireAuth } from './require-auth.tsx';
 import { PageFallback, Shell } from './shell/shell.tsx';
 
 type Loader = () => Promise<{ default: React.ComponentType }>;
@@ -17,6 +17,11 @@ export const routes: RouteObject[] = [
       {
         element: <RequireAuth />,
         children: [
+          // Outside the shell: while it is forced, nothing else may be used.
+          {
+            path: CHANGE_PASSWORD_PATH,
+            lazy: page(() => import('../features/auth/components/change-password-page.tsx')),
+          },
           {
             element: <Shell />,
             children: [
@@ -58,6 +63,8 @@ export const routes: RouteObject[] = [
                 path: 'search',
                 lazy: page(() => import('../features/search/components/search-results-page.tsx')),
               },
+              { path: 'profile', lazy: page(() => import('../features/auth/components/profile-page.tsx')) },
+              { path: 'admin/users', lazy: page(() => import('../features/users/components/users-page.tsx')) },
             ],
           },
         ],

@@ -5,6 +5,7 @@ import { createStore } from '../app/store.ts';
 import { server } from '../testing/msw-server.ts';
 import { fakeToken, signedInSession } from '../testing/tokens.ts';
 import { api, isCancelled, REFRESH_HEADER } from './api.ts';
+import { selectMustChangePassword } from './session.ts';
 
 const probeApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -67,6 +68,46 @@ describe('baseQueryWithReauth', () => {
     expect(result.error).toMatchObject({ status: 401 });
     expect(store.getState().session).toEqual({ token: null, role: null, username: null, userId: null });
     expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it("makes the session's role the refreshed token's: an admin may have changed it", async () => {
+    const demoted = fakeToken(900, { role: 'viewer', fresh: true });
+    server.use(
+      http.post('/api/auth/refresh', () => HttpResponse.json({ accessToken: demoted })),
+      http.get('/api/proxy/probe/:n', ({ request, params }) =>
+        request.headers.get('Authorization') === `Bearer ${demoted}`
+          ? HttpResponse.json({ n: Number(params.n) })
+          : HttpResponse.json({ code: 'unauthorized', message: 'The access token was revoked; refresh it' }, { status: 401 }),
+      ),
+    );
+    const store = createStore({ session: signedInSession(fakeToken(900, { role: 'admin' })) });
+
+    const result = await store.dispatch(probeApi.endpoints.probe.initiate(7));
+
+    expect(result.data).toEqual({ n: 7 });
+    expect(store.getState().session).toMatchObject({ token: demoted, role: 'viewer', username: 'alice' });
+    expect(localStorage.getItem('role')).toBe('viewer');
+  });
+
+  it('keeps the role when the refreshed token names none', async () => {
+    server.use(http.post('/api/auth/refresh', () => HttpResponse.json({ accessToken: fresh })), protectedProbe());
+    const store = createStore({ session: signedInSession(stale) });
+    await store.dispatch(probeApi.endpoints.probe.initiate(1));
+    expect(store.getState().session.role).toBe('admin');
+  });
+
+  it('notes a 403 password_change_required: the password must be changed first', async () => {
+    server.use(
+      http.get('/api/proxy/probe/:n', () =>
+        HttpResponse.json({ code: 'password_change_required', message: 'Change your password before you go on' }, { status: 403 }),
+      ),
+    );
+    const store = createStore({ session: signedInSession() });
+    expect(selectMustChangePassword(store.getState())).toBe(false);
+
+    await store.dispatch(probeApi.endpoints.probe.initiate(1));
+
+    expect(selectMustChangePassword(store.getState())).toBe(true);
   });
 
   it('does not refresh for a 401 from the login route', async () => {

@@ -9,12 +9,15 @@ import {
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
 
-import { signedOut, tokenRefreshed, type SessionState } from './session.ts';
+import { passwordChangeRequired, signedOut, tokenRefreshed, type SessionState } from './session.ts';
 
 /** The refresh route refuses a request without this header (a CSRF guard). */
 export const REFRESH_HEADER = 'X-WMeter-Refresh';
 
 const AUTH_PATHS = ['api/auth/login', 'api/auth/refresh', 'api/auth/logout'];
+
+/** The 403 of every route but the password change while the password is one-time. */
+export const PASSWORD_CHANGE_REQUIRED = 'password_change_required';
 
 function tokenOf(api: Pick<BaseQueryApi, 'getState'>): string | null {
   return (api.getState() as { session: SessionState }).session.token;
@@ -70,11 +73,19 @@ async function refreshAccessToken(
   return refreshing;
 }
 
+/** A 403 `password_change_required` sends the user to the password change (the router's guard). */
+function noteRefusal<R extends { error?: FetchBaseQueryError | undefined }>(result: R, api: Pick<BaseQueryApi, 'dispatch'>): R {
+  if (result.error?.status === 403 && errorCode(result.error) === PASSWORD_CHANGE_REQUIRED) {
+    api.dispatch(passwordChangeRequired());
+  }
+  return result;
+}
+
 export const baseQueryWithReauth: Query = async (args, api, extraOptions) => {
   const sentWith = tokenOf(api);
   const result = await rawBaseQuery(args, api, extraOptions);
   if (result.error?.status !== 401 || AUTH_PATHS.includes(urlOf(args).split('?')[0] ?? '')) {
-    return result;
+    return noteRefusal(result, api);
   }
   // A refresh already finished while this request was in flight: just retry.
   const current = tokenOf(api);
@@ -82,7 +93,7 @@ export const baseQueryWithReauth: Query = async (args, api, extraOptions) => {
     refreshing || !current || current === sentWith
       ? await refreshAccessToken(api, extraOptions)
       : current;
-  return token ? rawBaseQuery(args, api, extraOptions) : result;
+  return noteRefusal(token ? await rawBaseQuery(args, api, extraOptions) : result, api);
 };
 
 /**
@@ -100,11 +111,17 @@ export async function fetchWithReauth(
   const send = (token: string | null) =>
     fetch(url, { credentials: 'include', headers: token ? { Authorization: `Bearer ${token}` } : {}, signal: api.signal });
   const sentWith = tokenOf(api);
-  const response = await send(sentWith);
-  if (response.status !== 401) return response;
-  const current = tokenOf(api);
-  const token = refreshing || !current || current === sentWith ? await refreshAccessToken(api) : current;
-  return token ? send(token) : response;
+  let response = await send(sentWith);
+  if (response.status === 401) {
+    const current = tokenOf(api);
+    const token = refreshing || !current || current === sentWith ? await refreshAccessToken(api) : current;
+    if (token) response = await send(token);
+  }
+  if (response.status === 403) {
+    const body: unknown = await response.clone().json().catch(() => null);
+    noteRefusal({ error: { status: 403, data: body } }, api);
+  }
+  return response;
 }
 
 /** Every cache tag type: what a mutation or a change hint can invalidate. */
@@ -123,6 +140,10 @@ const TAG_TYPES = [
   'Thresholds',
   /** The network's consumption and its top consumers (sums over every meter). */
   'Network',
+  /** The users, as admins manage them. */
+  'User',
+  /** The signed-in user (`/api/auth/me`). */
+  'Me',
 ] as const;
 
 export type TagType = (typeof TAG_TYPES)[number];
@@ -156,6 +177,18 @@ export function httpStatus(error: unknown): number | null {
 }
 
 export const isForbidden = (error: unknown) => httpStatus(error) === 403;
+
+/** The per-field messages of an API error's JSON body (`fields`), by field name; empty without. */
+export function errorFields(error: unknown): Record<string, string> {
+  if (typeof error !== 'object' || error === null) return {};
+  const data = (error as { data?: unknown }).data;
+  if (typeof data !== 'object' || data === null) return {};
+  const fields = (data as { fields?: unknown }).fields;
+  if (typeof fields !== 'object' || fields === null) return {};
+  return Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
 
 /** The stable `code` of an API error's JSON body (DESIGN §6), when it has one. */
 export function errorCode(error: unknown): string | null {

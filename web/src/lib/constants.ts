@@ -84,3 +84,10 @@ export const MAP_WORLD_ZOOM = 2;
 export const MAP_MARKER_RADIUS_PX = 8;
 export const MAP_CLUSTER_RADIUS_PX = { min: 14, max: 30 } as const;
 export const MAP_MIN_HEIGHT_PX = 360;
+
+// Accounts (docs/administration.md): the server's rules, checked here first.
+export const MIN_PASSWORD_CHARS = 8;
+export const MAX_USERNAME_CHARS = 64;
+export const MAX_PASSWORD_BYTES = 1024;
+/** The users list asks the server this long after the last key in its search box. */
+export const USER_SEARCH_DEBOUNCE_MS = 300;

@@ -13,6 +13,7 @@ import enNotifications from '../locales/en/notifications.json';
 import enOverview from '../locales/en/overview.json';
 import enRegistration from '../locales/en/registration.json';
 import enSearch from '../locales/en/search.json';
+import enUsers from '../locales/en/users.json';
 import frAlarms from '../locales/fr/alarms.json';
 import frAuth from '../locales/fr/auth.json';
 import frCommon from '../locales/fr/common.json';
@@ -23,6 +24,7 @@ import frNotifications from '../locales/fr/notifications.json';
 import frOverview from '../locales/fr/overview.json';
 import frRegistration from '../locales/fr/registration.json';
 import frSearch from '../locales/fr/search.json';
+import frUsers from '../locales/fr/users.json';
 
 export const resources = {
   en: {
@@ -36,6 +38,7 @@ export const resources = {
     notifications: enNotifications,
     alarms: enAlarms,
     map: enMap,
+    users: enUsers,
   },
   fr: {
     common: frCommon,
@@ -48,6 +51,7 @@ export const resources = {
     notifications: frNotifications,
     alarms: frAlarms,
     map: frMap,
+    users: frUsers,
   },
 } as const;
 

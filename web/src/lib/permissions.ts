@@ -5,6 +5,10 @@
 import { selectRole } from './session.ts';
 import { useAppSelector } from './hooks.ts';
 
+/** The server's roles, from most to least trusted. */
+export const ROLES = ['admin', 'operator', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
 export type Permission =
   /** Register, edit and delete devices, answer shutdown requests, act on alarms and valve commands. */
   | 'changeDevices'
@@ -16,6 +20,10 @@ const GRANTS: Record<string, readonly Permission[]> = {
   operator: ['changeDevices'],
   viewer: [],
 };
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
 
 export function may(role: string | null, permission: Permission): boolean {
   return role !== null && Object.hasOwn(GRANTS, role) && (GRANTS[role]?.includes(permission) ?? false);

@@ -1,6 +1,6 @@
 // The signed-in session (spec §3, §4): four values in localStorage, mirrored
 // in the Redux store so requests and screens read one source.
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
 export interface Session {
   token: string;
@@ -9,7 +9,14 @@ export interface Session {
   userId: string;
 }
 
-export type SessionState = { [K in keyof Session]: string | null };
+export type SessionState = { [K in keyof Session]: string | null } & {
+  /**
+   * The server said the password must be changed first (`/api/auth/me`, or a
+   * 403 `password_change_required`). Kept in memory only: a token with the
+   * `chg` claim says the same after a reload.
+   */
+  mustChangePassword?: boolean;
+};
 
 const KEYS: readonly (keyof Session)[] = ['token', 'role', 'username', 'userId'];
 
@@ -33,17 +40,34 @@ function clearStored(storage: Storage = localStorage) {
   for (const key of KEYS) storage.removeItem(key);
 }
 
-/** The `exp` claim of a JWT in seconds, or null when the token is unreadable. */
-export function tokenExpiry(token: string): number | null {
+/** The payload of a JWT (unverified: the server checks it), or null when it is unreadable. */
+export function tokenClaims(token: string): Record<string, unknown> | null {
   const payload = token.split('.')[1];
   if (!payload) return null;
   try {
     const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const claims = JSON.parse(json) as { exp?: unknown };
-    return typeof claims.exp === 'number' ? claims.exp : null;
+    const claims = JSON.parse(json) as unknown;
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : null;
   } catch {
     return null;
   }
+}
+
+/** The `exp` claim of a JWT in seconds, or null when the token is unreadable. */
+export function tokenExpiry(token: string): number | null {
+  const exp = tokenClaims(token)?.exp;
+  return typeof exp === 'number' ? exp : null;
+}
+
+/** The `role` claim of an access token (admin, operator or viewer), when it has one. */
+export function tokenRole(token: string): string | null {
+  const role = tokenClaims(token)?.role;
+  return typeof role === 'string' && role ? role : null;
+}
+
+/** Whether an access token carries `chg`: its password is one-time and must be changed first. */
+export function tokenMustChangePassword(token: string | null): boolean {
+  return token !== null && tokenClaims(token)?.chg === true;
 }
 
 /** Missing, unreadable or expired tokens all need a refresh (spec §4). */
@@ -57,17 +81,27 @@ export const sessionSlice = createSlice({
   name: 'session',
   initialState: (): SessionState => readStoredSession(),
   reducers: {
+    /** A sign-in, or a password change (answered as one): a required change goes with the old token. */
     signedIn(_state, action: PayloadAction<Session>) {
       writeStored(action.payload);
       return { ...action.payload };
     },
+    /**
+     * A new access token from a refresh. Its role is the user's role now (an
+     * admin may have changed it), so the session follows it.
+     */
     tokenRefreshed(state, action: PayloadAction<string>) {
-      writeStored({ token: action.payload });
+      const role = tokenRole(action.payload);
+      writeStored({ token: action.payload, ...(role ? { role } : {}) });
       state.token = action.payload;
+      if (role) state.role = role;
     },
     signedOut() {
       clearStored();
       return { token: null, role: null, username: null, userId: null };
+    },
+    passwordChangeRequired(state) {
+      state.mustChangePassword = true;
     },
   },
   selectors: {
@@ -75,8 +109,14 @@ export const sessionSlice = createSlice({
     selectUsername: (state) => state.username,
     selectUserId: (state) => state.userId,
     selectRole: (state) => state.role,
+    /** Nothing but the password change may be used (the token is decoded once per token). */
+    selectMustChangePassword: createSelector(
+      [(state: SessionState) => state.token, (state: SessionState) => state.mustChangePassword],
+      (token, flagged) => flagged === true || tokenMustChangePassword(token),
+    ),
   },
 });
 
-export const { signedIn, tokenRefreshed, signedOut } = sessionSlice.actions;
-export const { selectToken, selectUsername, selectUserId, selectRole } = sessionSlice.selectors;
+export const { signedIn, tokenRefreshed, signedOut, passwordChangeRequired } = sessionSlice.actions;
+export const { selectToken, selectUsername, selectUserId, selectRole, selectMustChangePassword } =
+  sessionSlice.selectors;

@@ -6,6 +6,8 @@ import vectors from '../../../libs/wm-domain/tests/vectors/validation.json';
 import { formatGps } from './format.ts';
 import { initI18n } from './i18n.ts';
 import {
+  charCount,
+  isValidUsername,
   parseAddress,
   parseDeviceId,
   parseEditPhoneNumber,
@@ -71,5 +73,13 @@ describe('validation vectors shared with wm-domain', () => {
 
   it('deviceId agrees with every vector', () => {
     for (const c of table.deviceId ?? []) check('deviceId', c, parseDeviceId(c.input));
+  });
+});
+
+describe('the account rules (docs/administration.md)', () => {
+  it('counts characters as the server does, and holds usernames to 1 to 64 of them with no control character', () => {
+    expect(charCount('né🙂')).toBe(3);
+    expect(['ann', 'é'.repeat(64), 'Ann O’Neil'].map(isValidUsername)).toEqual([true, true, true]);
+    expect(['', 'x'.repeat(65), 'tab\there', 'bell\u0007'].map(isValidUsername)).toEqual([false, false, false, false]);
   });
 });

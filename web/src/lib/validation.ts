@@ -1,7 +1,14 @@
 // The client-side twin of `wm-domain`'s validated types (spec §5). Both are
 // asserted against libs/wm-domain/tests/vectors/validation.json.
 // A failure names a message key under `validation.` in the common namespace.
-import { DEVICE_ID_LENGTH, GPS_DECIMALS, IMEI_LENGTH, PHONE_LENGTH, SERIAL_LENGTH } from './constants.ts';
+import {
+  DEVICE_ID_LENGTH,
+  GPS_DECIMALS,
+  IMEI_LENGTH,
+  MAX_USERNAME_CHARS,
+  PHONE_LENGTH,
+  SERIAL_LENGTH,
+} from './constants.ts';
 
 export type ValidationMessage =
   | 'serialNumber'
@@ -78,4 +85,15 @@ export function parseDeviceId(input: unknown): Parsed<string> {
   const raw = typeof input === 'object' && input !== null && '$oid' in input ? input.$oid : input;
   if (typeof raw === 'string' && HEX_ID.test(raw)) return { ok: true, value: raw.toLowerCase() };
   return { ok: false, message: 'deviceId' };
+}
+
+/** A text's length as the server counts it (Rust's `chars()`: code points, not UTF-16 units). */
+export function charCount(text: string): number {
+  return Array.from(text).length;
+}
+
+/** The server's username rule (after trimming): 1 to MAX_USERNAME_CHARS characters, no control character. */
+export function isValidUsername(username: string): boolean {
+  const length = charCount(username);
+  return length > 0 && length <= MAX_USERNAME_CHARS && !/\p{Cc}/u.test(username);
 }

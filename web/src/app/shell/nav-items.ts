@@ -1,6 +1,6 @@
 // The navigation entries: the spec's nine (§2, Shell), in its order, with
-// Alarms after Criticals and the Map after Alarms. An entry that `needs` a
-// permission is shown only to the roles that have it.
+// Alarms after Criticals and the Map after Alarms, and Users (admins) last.
+// An entry that `needs` a permission is shown only to the roles that have it.
 import { useCan, type Permission } from '../../lib/permissions.ts';
 
 type NavKey =
@@ -14,7 +14,8 @@ type NavKey =
   | 'nav.alarms'
   | 'nav.map'
   | 'nav.waterMeterRegistration'
-  | 'nav.gatewayRegistration';
+  | 'nav.gatewayRegistration'
+  | 'nav.users';
 
 export interface NavItem {
   to: string;
@@ -34,6 +35,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/map', key: 'nav.map' },
   { to: '/water-meter-registration', key: 'nav.waterMeterRegistration', needs: 'changeDevices' },
   { to: '/gateway-registration', key: 'nav.gatewayRegistration', needs: 'changeDevices' },
+  { to: '/admin/users', key: 'nav.users', needs: 'manageUsers' },
 ];
 
 /** The entries the signed-in user may use. */

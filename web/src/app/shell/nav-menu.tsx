@@ -1,5 +1,5 @@
 // Small screens: a menu button with the entries; very small screens also
-// get Switch Language and Logout (spec §2, Shell).
+// get Profile, Switch Language and Logout (spec §2, Shell), which leave the top bar.
 import MenuIcon from '@mui/icons-material/Menu';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
@@ -52,6 +52,15 @@ export function NavMenu({ veryNarrow, onSwitchLanguage, onLogout }: Props) {
         ))}
         {veryNarrow
           ? [
+              <MenuItem
+                key="profile"
+                onClick={() => {
+                  close();
+                  void navigate('/profile');
+                }}
+              >
+                {t('nav.profile')}
+              </MenuItem>,
               <MenuItem key="lang" onClick={onSwitchLanguage}>
                 {t('nav.switchLanguage')}
               </MenuItem>,

@@ -1,10 +1,12 @@
 // The top bar (spec §2, Shell): menu (small screens), logo, uptime (desktop),
-// search box, active alarms, live indicator, notification bell, language, user, logout.
+// search box, active alarms, live indicator, notification bell, language,
+// user (a link to the profile), logout.
 import LogoutIcon from '@mui/icons-material/Logout';
 import TranslateIcon from '@mui/icons-material/Translate';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
+import MuiLink from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -61,9 +63,20 @@ export function TopBar({ small, veryNarrow }: Props) {
                 <TranslateIcon />
               </IconButton>
             </Tooltip>
-            <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }} data-testid="username">
-              {username ?? t('topBar.userFallback')}
-            </Typography>
+            {/* The user's name leads to their profile (and password change). */}
+            <Tooltip title={t('topBar.profile')} describeChild>
+              <MuiLink
+                component={Link}
+                to="/profile"
+                color="inherit"
+                underline="hover"
+                variant="body2"
+                sx={{ whiteSpace: 'nowrap' }}
+                data-testid="username"
+              >
+                {username ?? t('topBar.userFallback')}
+              </MuiLink>
+            </Tooltip>
             <Tooltip title={t('topBar.logout')}>
               <IconButton color="inherit" aria-label={t('topBar.logout')} onClick={onLogout}>
                 <LogoutIcon />
