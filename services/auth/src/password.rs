@@ -5,7 +5,10 @@ use argon2::{Algorithm, Argon2, Params, PasswordHasher, PasswordVerifier, Versio
 /// Shorter passwords are refused when a user is created.
 pub const MIN_PASSWORD_CHARS: usize = 8;
 /// Longer ones are refused too: hashing cost must not be the caller's choice.
-pub const MAX_PASSWORD_BYTES: usize = 1024;
+pub const MAX_PASSWORD_CHARS: usize = 256;
+/// A sign-in with a longer one is refused before hashing (256 characters
+/// are at most 1024 bytes).
+pub const MAX_PASSWORD_BYTES: usize = 4 * MAX_PASSWORD_CHARS;
 
 const MEMORY_KIB: u32 = 19 * 1024;
 const PASSES: u32 = 2;
@@ -15,7 +18,7 @@ const LANES: u32 = 1;
 pub enum PasswordError {
     #[error("the password must be at least {MIN_PASSWORD_CHARS} characters")]
     TooShort,
-    #[error("the password must be at most {MAX_PASSWORD_BYTES} bytes")]
+    #[error("the password must be at most {MAX_PASSWORD_CHARS} characters")]
     TooLong,
     #[error("password hashing failed: {0}")]
     Hashing(String),
@@ -29,14 +32,18 @@ fn argon2() -> Result<Argon2<'static>, PasswordError> {
 /// The PHC string (`$argon2id$v=19$m=19456,t=2,p=1$salt$hash`) of a new
 /// password, with a random salt. CPU-heavy: call it off the async workers.
 pub fn hash(password: &str) -> Result<String, PasswordError> {
-    if password.chars().count() < MIN_PASSWORD_CHARS {
-        return Err(PasswordError::TooShort);
-    }
-    if password.len() > MAX_PASSWORD_BYTES {
-        return Err(PasswordError::TooLong);
-    }
+    check(password)?;
     let hash = argon2()?.hash_password(password.as_bytes()).map_err(|e| PasswordError::Hashing(e.to_string()))?;
     Ok(hash.to_string())
+}
+
+/// Whether `password` follows the rules: 8 to 256 characters.
+pub fn check(password: &str) -> Result<(), PasswordError> {
+    match password.chars().count() {
+        n if n < MIN_PASSWORD_CHARS => Err(PasswordError::TooShort),
+        n if n > MAX_PASSWORD_CHARS => Err(PasswordError::TooLong),
+        _ => Ok(()),
+    }
 }
 
 /// Whether `password` matches `phc`. A malformed stored hash never matches.
@@ -65,6 +72,12 @@ mod tests {
     fn weak_or_huge_passwords_are_refused() {
         assert_eq!(hash("1234567"), Err(PasswordError::TooShort));
         assert_eq!(hash(&"x".repeat(MAX_PASSWORD_BYTES + 1)), Err(PasswordError::TooLong));
+        assert_eq!(check(&"x".repeat(MAX_PASSWORD_CHARS + 1)), Err(PasswordError::TooLong));
+        // Characters are counted, not bytes: the longest of four-byte ones
+        // still fits the bytes a sign-in reads.
+        let widest = "😀".repeat(MAX_PASSWORD_CHARS);
+        assert_eq!(check(&widest), Ok(()));
+        assert!(widest.len() <= MAX_PASSWORD_BYTES);
     }
 
     #[test]

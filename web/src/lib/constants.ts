@@ -88,6 +88,6 @@ export const MAP_MIN_HEIGHT_PX = 360;
 // Accounts (docs/administration.md): the server's rules, checked here first.
 export const MIN_PASSWORD_CHARS = 8;
 export const MAX_USERNAME_CHARS = 64;
-export const MAX_PASSWORD_BYTES = 1024;
+export const MAX_PASSWORD_CHARS = 256;
 /** The users list asks the server this long after the last key in its search box. */
 export const USER_SEARCH_DEBOUNCE_MS = 300;

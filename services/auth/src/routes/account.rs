@@ -14,7 +14,7 @@ use crate::{
     actions::{self, Actor},
     domain::account::Change,
     error::AuthError,
-    password,
+    password::{self, PasswordError},
     state::AuthState,
     storage::{sessions, users as stored},
     users,
@@ -37,7 +37,8 @@ pub struct Me {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PasswordChange {
     current_password: String,
-    /// At least 8 characters.
+    /// 8 to 256 characters.
+    #[schema(min_length = 8, max_length = 256)]
     new_password: String,
 }
 
@@ -80,8 +81,13 @@ pub async fn change_password(
     if !matches {
         return Err(AuthError::WrongPassword.into());
     }
-    if new_password.chars().count() < password::MIN_PASSWORD_CHARS {
-        let message = format!("The new password must be at least {} characters", password::MIN_PASSWORD_CHARS);
+    let broken = match password::check(&new_password) {
+        Err(PasswordError::TooShort) => Some(format!("at least {}", password::MIN_PASSWORD_CHARS)),
+        Err(PasswordError::TooLong) => Some(format!("at most {}", password::MAX_PASSWORD_CHARS)),
+        _ => None,
+    };
+    if let Some(rule) = broken {
+        let message = format!("The new password must be {rule} characters");
         return Err(ApiError::validation(message.clone()).with_field("newPassword", message));
     }
     let actor = Actor { id: caller.user_id.clone(), role: caller.role.as_str(), source_ip: caller.source_ip };

@@ -59,19 +59,26 @@ pub struct UserList {
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewUser {
-    #[schema(example = "ann")]
+    /// 1 to 64 characters, without control characters; trimmed.
+    #[schema(
+        example = "ann",
+        min_length = 1,
+        max_length = 64,
+        pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$"
+    )]
     username: String,
     /// `admin`, `operator` or `viewer`.
-    #[schema(example = "operator")]
+    #[schema(example = "operator", pattern = "^(admin|operator|viewer)$")]
     role: String,
-    /// At least 8 characters.
+    /// 8 to 256 characters.
+    #[schema(min_length = 8, max_length = 256)]
     password: Option<String>,
 }
 
 /// A user just made, and their one-time password if one was made.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Created {
+pub struct CreatedUser {
     user: UserView,
     #[serde(skip_serializing_if = "Option::is_none")]
     one_time_password: Option<String>,
@@ -82,6 +89,7 @@ pub struct Created {
 #[serde(deny_unknown_fields)]
 pub struct UserPatch {
     /// `admin`, `operator` or `viewer`.
+    #[schema(pattern = "^(admin|operator|viewer)$")]
     role: Option<String>,
     disabled: Option<bool>,
 }
@@ -119,7 +127,7 @@ pub async fn list(
 
 /// Creates a user. Admins only.
 #[utoipa::path(post, path = "/api/admin/users", tag = "admin", request_body = NewUser,
-    responses((status = 201, body = Created),
+    responses((status = 201, body = CreatedUser),
         (status = 400, description = "A bad username, role or password, named in `fields`", body = ApiError),
         (status = 403, description = "Admins only", body = ApiError),
         (status = 409, description = "`already_in_use`: the username is taken", body = ApiError)),
@@ -138,7 +146,7 @@ pub async fn create(
     let user =
         actions::create(&state.db, &state.audit, &actor(&caller), (&username, &password, role), one_time.is_some())
             .await?;
-    Ok(HttpResponse::Created().json(Created { user: UserView::from(&user), one_time_password: one_time }))
+    Ok(HttpResponse::Created().json(CreatedUser { user: UserView::from(&user), one_time_password: one_time }))
 }
 
 /// Changes a user's role or state. The last enabled admin stays one, and

@@ -5,7 +5,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { errorCode, errorFields, isForbidden } from '../../../lib/api.ts';
-import { MAX_PASSWORD_BYTES, MAX_USERNAME_CHARS, MIN_PASSWORD_CHARS } from '../../../lib/constants.ts';
+import { MAX_PASSWORD_CHARS, MAX_USERNAME_CHARS, MIN_PASSWORD_CHARS } from '../../../lib/constants.ts';
 
 export const NEW_USER_FIELDS = ['username', 'role', 'password'] as const;
 export type NewUserField = (typeof NEW_USER_FIELDS)[number];
@@ -40,7 +40,7 @@ export function useUserErrors() {
       const texts: Record<NewUserField, string> = {
         username: t('fields.username', { max: MAX_USERNAME_CHARS }),
         role: t('fields.role'),
-        password: t('fields.password', { min: MIN_PASSWORD_CHARS, maxBytes: MAX_PASSWORD_BYTES }),
+        password: t('fields.password', { min: MIN_PASSWORD_CHARS, max: MAX_PASSWORD_CHARS }),
       };
       return Object.fromEntries(NEW_USER_FIELDS.filter((field) => field in named).map((field) => [field, texts[field]]));
     },
