@@ -8,6 +8,7 @@
 //! - [`telemetry`]: structured logs and the optional OTLP trace exporter.
 //! - [`trace`]: each request joins the caller's trace (`traceparent`).
 //! - [`cache`]: `Cache-Control` for the dashboard's assets and HTML.
+//! - [`csv`]: the CSV every export writes, safe from formula injection.
 //! - [`params`]: the `max` and `start` query parameters of every list.
 //! - [`HttpSettings`]: where a service listens.
 //! - [`client_ip`]: the client's address, also behind the gateway.
@@ -17,6 +18,7 @@
 pub mod auth;
 pub mod cache;
 mod client_ip;
+pub mod csv;
 mod error;
 pub mod health;
 mod json_object;

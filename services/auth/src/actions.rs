@@ -67,12 +67,16 @@ pub async fn create(
     Ok(user)
 }
 
+/// Where a change is made, recorded and followed: the database, the auth
+/// topic, and this process's token versions.
+pub type Stores<'a> = (&'a Db, &'a Audit, &'a Principals);
+
 /// Applies `change` to the user `id`: see [`users::change`]. A refusal
 /// (the last admin, one's own account) is audited too. `principals` are
 /// this process's token versions, raised at once; other processes follow
 /// the event.
 pub async fn change(
-    (db, audit, principals): (&Db, &Audit, &Principals),
+    (db, audit, principals): Stores<'_>,
     actor: &Actor,
     id: &str,
     change: Change,

@@ -67,6 +67,7 @@ pub fn configure(state: web::Data<AuthState>) -> impl FnOnce(&mut web::ServiceCo
             .route("/api/auth/me", web::get().to(routes::account::me))
             .route("/api/auth/password", web::post().to(routes::account::change_password))
             .route("/api/audit", web::get().to(routes::audit::get))
+            .route("/api/audit/export", web::get().to(routes::audit::export))
             .route("/api/admin/users", web::get().to(routes::users::list))
             .route("/api/admin/users", web::post().to(routes::users::create))
             .route("/api/admin/users/{id}", web::patch().to(routes::users::patch))

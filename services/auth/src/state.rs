@@ -1,10 +1,11 @@
 use std::time::Duration;
 
+use wm_http::auth::AccessTokens;
 use wm_storage::Db;
 
 use crate::{
-    SessionSettings, audit::Audit, cookie::RefreshCookie, hashers::Hashers, limiter::LoginLimiter, password,
-    storage::sessions::SessionPolicy,
+    SessionSettings, actions::Stores, audit::Audit, cookie::RefreshCookie, hashers::Hashers, limiter::LoginLimiter,
+    password, storage::sessions::SessionPolicy,
 };
 
 /// What the auth routes share.
@@ -24,6 +25,12 @@ pub struct AuthState {
 }
 
 impl AuthState {
+    /// Where an account change is made, recorded and followed, with this
+    /// process's token versions from `tokens`.
+    pub fn stores<'a>(&'a self, tokens: &'a AccessTokens) -> Stores<'a> {
+        (&self.db, &self.audit, tokens.principals().as_ref())
+    }
+
     /// Builds the state; hashes the timing decoy once (CPU-bound).
     pub async fn new(db: Db, audit: Audit, settings: &SessionSettings) -> Result<Self, password::PasswordError> {
         let dummy_hash = tokio::task::spawn_blocking(|| password::hash("timing-decoy-password"))

@@ -91,9 +91,14 @@ pub async fn change_password(
         return Err(ApiError::validation(message.clone()).with_field("newPassword", message));
     }
     let actor = Actor { id: caller.user_id.clone(), role: caller.role.as_str(), source_ip: caller.source_ip };
-    let stores = (&state.db, &state.audit, tokens.principals().as_ref());
-    let user =
-        actions::change(stores, &actor, &user.id, Change::Password { must_change: false }, Some(&new_password)).await?;
+    let user = actions::change(
+        state.stores(&tokens),
+        &actor,
+        &user.id,
+        Change::Password { must_change: false },
+        Some(&new_password),
+    )
+    .await?;
     let refresh = sessions::start(&state.db, &user.id, state.policy, Utc::now()).await?;
     let access_token = tokens.issue(&super::login::subject(&user)).map_err(AuthError::from)?;
     tracing::info!(user = user.id, ip = crate::audit::source_ip(&req), "password changed");

@@ -14,6 +14,7 @@ pub mod users;
     account::me,
     account::change_password,
     audit::get,
+    audit::export,
     users::list,
     users::create,
     users::patch,

@@ -179,10 +179,9 @@ pub async fn patch(
         Some(false) => changes.push(Change::Enable),
         None => {}
     }
-    let stores = (&state.db, &state.audit, tokens.principals().as_ref());
     let mut user = users::by_id(&state.db, &id).await?;
     for change in changes {
-        user = actions::change(stores, &actor(&caller), &id, change, None).await?;
+        user = actions::change(state.stores(&tokens), &actor(&caller), &id, change, None).await?;
     }
     Ok(HttpResponse::Ok().json(UserView::from(&user)))
 }
@@ -204,8 +203,14 @@ pub async fn reset_password(
 ) -> Result<HttpResponse, ApiError> {
     caller.may_manage_users()?;
     let password = actions::random_password();
-    let stores = (&state.db, &state.audit, tokens.principals().as_ref());
-    actions::change(stores, &actor(&caller), &id, Change::Password { must_change: true }, Some(&password)).await?;
+    actions::change(
+        state.stores(&tokens),
+        &actor(&caller),
+        &id,
+        Change::Password { must_change: true },
+        Some(&password),
+    )
+    .await?;
     Ok(HttpResponse::Ok().json(OneTimePassword { one_time_password: password }))
 }
 
@@ -225,7 +230,6 @@ pub async fn revoke_sessions(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     caller.may_manage_users()?;
-    let stores = (&state.db, &state.audit, tokens.principals().as_ref());
-    actions::change(stores, &actor(&caller), &id, Change::RevokeSessions, None).await?;
+    actions::change(state.stores(&tokens), &actor(&caller), &id, Change::RevokeSessions, None).await?;
     Ok(HttpResponse::NoContent().finish())
 }

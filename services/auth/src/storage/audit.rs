@@ -7,7 +7,7 @@ use wm_storage::{
     Db, StorageError, Tx,
     bulk::{self, Rows},
     execute,
-    query::{self, Bind},
+    query::{self, Bind, Conditions},
 };
 
 /// One audited attempt, as the API shows it.
@@ -110,31 +110,116 @@ pub async fn keep_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<u64, Storag
     bulk::execute(tx, head, "ON CONFLICT (event_id) DO NOTHING", rows).await
 }
 
-/// The entries on `page` (from 1) of `max` each, newest first, and how many
-/// there are in all.
+/// Which entries of the trail: each given part must hold.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AuditFilter {
+    /// The actor's id, or a user's name in any case.
+    pub actor: Option<String>,
+    /// An action (`meter.edit`), or what actions start with before a dot
+    /// (`meter`).
+    pub action: Option<String>,
+    /// The target's id.
+    pub target: Option<String>,
+    pub outcome: Option<Outcome>,
+    /// From this instant (µs), included.
+    pub from_us: Option<i64>,
+    /// Until this instant (µs), excluded.
+    pub to_us: Option<i64>,
+}
+
+/// How an attempt ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Succeeded,
+    /// Refused, whatever the code.
+    Refused,
+    /// Refused with this code.
+    Code(String),
+}
+
+impl AuditFilter {
+    fn conditions(&self) -> Conditions {
+        let mut c = Conditions::default();
+        if let Some(actor) = &self.actor {
+            c.push(actor.as_str().into(), |p| format!("(a.actor = {p} OR lower(u.username) = lower({p}))"));
+        }
+        if let Some(action) = &self.action {
+            let prefix = format!("{}.%", action.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+            let exact = c.bind(action.as_str().into());
+            c.push(prefix.into(), |p| format!("(a.action = {exact} OR a.action LIKE {p} ESCAPE '\\')"));
+        }
+        if let Some(target) = &self.target {
+            c.push(target.as_str().into(), |p| format!("a.target_id = {p}"));
+        }
+        match &self.outcome {
+            Some(Outcome::Succeeded) => c.push_fixed("a.outcome = 'ok'"),
+            Some(Outcome::Refused) => c.push_fixed("a.outcome <> 'ok'"),
+            Some(Outcome::Code(code)) => c.push(code.as_str().into(), |p| format!("a.outcome = {p}")),
+            None => {}
+        }
+        if let Some(from) = self.from_us {
+            c.push(Bind::Int(from), |p| format!("a.occurred_at >= {p}"));
+        }
+        if let Some(to) = self.to_us {
+            c.push(Bind::Int(to), |p| format!("a.occurred_at < {p}"));
+        }
+        c
+    }
+}
+
+const SELECT: &str = "SELECT a.event_id, a.occurred_at, a.actor, u.username, a.role, a.source_ip, a.action, \
+                      a.target_id, a.before_json, a.after_json, a.outcome, a.detail";
+const FROM: &str = "FROM audit_log a LEFT JOIN users u ON u.id = a.actor";
+const NEWEST_FIRST: &str = "ORDER BY a.occurred_at DESC, a.event_id DESC";
+
+/// The entries of `filter` on `page` (from 1) of `max` each, newest first,
+/// and how many there are in all.
 /// The total comes from the same statement as the entries (a window
 /// count), so the two describe one trail while entries keep arriving: an
 /// empty first page is an empty trail. Only a later page past the end
 /// counts on its own.
-pub async fn page(db: &Db, page: i64, max: i64) -> Result<(Vec<AuditEntry>, i64), StorageError> {
+pub async fn page(db: &Db, filter: &AuditFilter, page: i64, max: i64) -> Result<(Vec<AuditEntry>, i64), StorageError> {
     #[derive(sqlx::FromRow)]
     struct Counted {
         #[sqlx(flatten)]
         row: Row,
         total: i64,
     }
-    let sql = "SELECT a.event_id, a.occurred_at, a.actor, u.username, a.role, a.source_ip, a.action, a.target_id, \
-               a.before_json, a.after_json, a.outcome, a.detail, COUNT(*) OVER () AS total \
-               FROM audit_log a LEFT JOIN users u ON u.id = a.actor \
-               ORDER BY a.occurred_at DESC, a.event_id DESC LIMIT $1 OFFSET $2"
-        .to_owned();
-    let rows: Vec<Counted> = query::fetch_all(db, sql, vec![Bind::Int(max), Bind::Int((page - 1) * max)]).await?;
+    let mut c = filter.conditions();
+    let where_clause = c.where_clause();
+    let (limit, offset) = (c.bind(Bind::Int(max)), c.bind(Bind::Int((page - 1) * max)));
+    let sql = format!(
+        "{SELECT}, COUNT(*) OVER () AS total {FROM}{where_clause} {NEWEST_FIRST} LIMIT {limit} OFFSET {offset}"
+    );
+    let rows: Vec<Counted> = query::fetch_all(db, sql, c.into_binds()).await?;
     let total = match rows.first() {
         Some(first) => first.total,
         None if page == 1 => 0,
-        None => query::fetch_count(db, "SELECT COUNT(*) FROM audit_log".to_owned(), Vec::new()).await?,
+        None => {
+            let c = filter.conditions();
+            query::fetch_count(db, format!("SELECT COUNT(*) {FROM}{}", c.where_clause()), c.into_binds()).await?
+        }
     };
     Ok((rows.into_iter().map(|counted| AuditEntry::from(counted.row)).collect(), total))
+}
+
+/// Every entry of `filter`, newest first, sent to `sink` as the database
+/// reads them (an export never holds the trail in memory).
+pub async fn stream(db: &Db, filter: &AuditFilter, sink: &tokio::sync::mpsc::Sender<Result<AuditEntry, StorageError>>) {
+    let (rows, mut received) = tokio::sync::mpsc::channel::<Result<Row, StorageError>>(256);
+    let c = filter.conditions();
+    let sql = format!("{SELECT} {FROM}{} {NEWEST_FIRST}", c.where_clause());
+    let binds = c.into_binds();
+    // The sender goes with the read, so the forwarding ends with it.
+    let reading = async move { query::send_rows(db, sql, binds, &rows).await };
+    let forwarding = async {
+        while let Some(row) = received.recv().await {
+            if sink.send(row.map(AuditEntry::from)).await.is_err() {
+                break;
+            }
+        }
+    };
+    tokio::join!(reading, forwarding);
 }
 
 /// Empties the trail, before a rebuild.

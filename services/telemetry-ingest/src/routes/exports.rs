@@ -2,16 +2,16 @@
 //! downloads: the meter index at a date and time, streamed so that a
 //! million meters never sit in memory; and a consumption series.
 
-use actix_web::{
-    HttpResponse,
-    http::header::{ContentDisposition, DispositionParam, DispositionType},
-    web,
-};
+use actix_web::{HttpResponse, web};
 use bytes::Bytes;
 use futures::StreamExt;
 use serde::Deserialize;
 use utoipa::IntoParams;
-use wm_http::{ApiError, auth::Caller};
+use wm_http::{
+    ApiError,
+    auth::Caller,
+    csv::{self as csv_file, download},
+};
 use wm_storage::StorageError;
 
 use super::{
@@ -48,7 +48,7 @@ impl IndexLines {
         let mut chunk = String::new();
         let line = |row: Result<IndexRow, StorageError>, chunk: &mut String| match row {
             Ok((id, serial, name, ml)) => {
-                csv::record(chunk, [id.as_str(), &serial, &name, &csv::litres(ml), &self.as_of]);
+                csv_file::record(chunk, [id.as_str(), &serial, &csv_file::text(&name), &csv::litres(ml), &self.as_of]);
                 Ok(())
             }
             Err(e) => {
@@ -113,16 +113,6 @@ impl IndexQuery {
     }
 }
 
-/// A CSV download named `name`.
-fn csv_download(name: String) -> actix_web::HttpResponseBuilder {
-    let mut response = HttpResponse::Ok();
-    response.content_type("text/csv; charset=utf-8").insert_header(ContentDisposition {
-        disposition: DispositionType::Attachment,
-        parameters: vec![DispositionParam::Filename(name)],
-    });
-    response
-}
-
 /// A time as a file name holds it: `2026-11-30T23-00Z`.
 fn file_time(us: i64) -> String {
     iso(us).get(..16).unwrap_or_default().replace(':', "-") + "Z"
@@ -147,14 +137,14 @@ pub async fn meter_index(
     let db = state.db.clone();
     tokio::spawn(async move { exports::meter_index(&db, at, &filter, &rows).await });
     let mut header = String::new();
-    csv::record(&mut header, ["meter_id", "serial_number", "device_name", "index_litres", "as_of"]);
+    csv_file::record(&mut header, ["meter_id", "serial_number", "device_name", "index_litres", "as_of"]);
     let lines = IndexLines { rows: received, as_of: iso(as_of_us) };
     let body =
         futures::stream::once(async { Ok(Bytes::from(header)) })
             .chain(futures::stream::unfold(lines, |mut lines| async move {
                 lines.next().await.map(|chunk| (chunk, lines))
             }));
-    Ok(csv_download(format!("meter-index-{}.csv", file_time(as_of_us))).streaming(body))
+    Ok(download(format!("meter-index-{}.csv", file_time(as_of_us))).streaming(body))
 }
 
 /// A meter's, a gateway's or the network's consumption per hour, day or
@@ -172,11 +162,11 @@ pub async fn consumption(
 ) -> Result<HttpResponse, ApiError> {
     let series = query.series(&state).await?;
     let mut body = String::new();
-    csv::record(&mut body, ["start", "end", "volume_litres", "readings"]);
+    csv_file::record(&mut body, ["start", "end", "volume_litres", "readings"]);
     for p in &series.points {
-        csv::record(&mut body, [p.start.as_str(), &p.end, &csv::litres(p.volume_ml), &p.readings.to_string()]);
+        csv_file::record(&mut body, [p.start.as_str(), &p.end, &csv::litres(p.volume_ml), &p.readings.to_string()]);
     }
     let from = series.from.get(..10).unwrap_or_default();
     let name = format!("consumption-{}-{}-{from}.csv", series.scope, series.bucket);
-    Ok(csv_download(name).body(body))
+    Ok(download(name).body(body))
 }

@@ -130,3 +130,37 @@ pub async fn only_admins_read_the_trail_page_by_page(t: &Target) {
         assert_eq!(response.json::<Value>().await.unwrap()["code"], "validation_failed", "{bad}");
     }
 }
+
+pub async fn the_trail_is_filtered_and_exported_as_csv(t: &Target) {
+    let id = register(t, "gateways", gateway_body(t.n(2))).await;
+    let path = format!("/api/proxy/gateways/{id}");
+    assert_eq!(t.send_as(Role::Viewer, Method::DELETE, &path, None).await.status(), 403);
+    let about = format!("?target={id}");
+    let trail = eventually("both entries", || async { Some(page(t, &about).await).filter(|p| p["total"] == 2) }).await;
+    let actions: Vec<_> = trail["entries"].as_array().unwrap().iter().map(|e| e["action"].clone()).collect();
+    assert_eq!(actions, [json!("gateway.delete"), json!("gateway.register")], "newest first");
+    let refused = page(t, &format!("{about}&outcome=refused")).await;
+    assert_eq!((refused["total"].clone(), refused["entries"][0]["outcome"].clone()), (json!(1), json!("forbidden")));
+    assert_eq!(page(t, &format!("{about}&outcome=forbidden")).await["total"], 1);
+    assert_eq!(
+        page(t, &format!("{about}&outcome=ok&action=gateway")).await["entries"][0]["action"],
+        "gateway.register"
+    );
+    assert_eq!(page(t, &format!("{about}&action=gateway.reg")).await["total"], 0, "a part of a word is no prefix");
+    assert_eq!(page(t, &format!("{about}&actor=test-user&from=2000-01-01")).await["total"], 2);
+    assert_eq!(page(t, &format!("{about}&to=2000-01-01T00:00:00Z")).await["total"], 0);
+    let bad = t.get_as(Role::Admin, "/api/audit?from=yesterday").await;
+    assert_eq!(bad.status(), 400);
+    assert!(bad.json::<Value>().await.unwrap()["fields"]["from"].as_str().unwrap().contains("ISO 8601"));
+
+    let export = t.get_as(Role::Admin, &format!("/api/audit/export{about}")).await;
+    assert_eq!(export.status(), 200);
+    assert!(export.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+    let text = export.text().await.unwrap();
+    let mut lines = text.split("\r\n").filter(|l| !l.is_empty());
+    assert_eq!(lines.next(), Some("at,actor,username,role,source_ip,action,target,outcome,detail,before,after"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(rows[0].contains(",gateway.delete,") && rows[0].contains(&id), "{}", rows[0]);
+    assert_eq!(t.get_as(Role::Operator, "/api/audit/export").await.status(), 403);
+}

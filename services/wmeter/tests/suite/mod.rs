@@ -55,6 +55,7 @@ macro_rules! suite_tests {
             audit::every_device_change_and_refusal_is_audited,
             audit::user_changes_are_audited,
             audit::only_admins_read_the_trail_page_by_page,
+            audit::the_trail_is_filtered_and_exported_as_csv,
             attacks::cross_origin_simple_posts_are_refused,
             attacks::a_foreign_preflight_gets_no_cors_grant,
             attacks::a_disabled_account_loses_refresh_at_once,
