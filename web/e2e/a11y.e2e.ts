@@ -30,6 +30,7 @@ async function routes(api: Api, ctx: WmeterContext): Promise<[name: string, path
     ['water-meter-registration', '/water-meter-registration'],
     ['search', '/search'],
     ['users', '/admin/users'],
+    ['audit', '/admin/audit'],
     ['profile', '/profile'],
   ];
 }

@@ -2,13 +2,17 @@
 // creates an operator and reads their one-time password once; the operator
 // signs in in a browser of their own, must change it before anything else,
 // then uses the dashboard; the admin disables them, and the operator's open
-// dashboard is signed out on its next request.
+// dashboard is signed out on its next request; the audit trail shows these
+// changes, filtered by action, and downloads them as CSV.
+import { readFile } from 'node:fs/promises';
+
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { openBrowser, type Session } from './support/browser.ts';
 import { browserSuite } from './support/suite.ts';
 
 interface ApiUser {
+  id: string;
   username: string;
   role: string;
   disabled: boolean;
@@ -124,5 +128,46 @@ describe('administering users', () => {
     await operatorTab.getByLabel('Password', { exact: true }).fill(ownPassword);
     await operatorTab.getByRole('button', { name: 'Login' }).click();
     await operatorTab.getByText('Invalid credentials').waitFor();
+  });
+
+  it("the admin reads the operator's changes in the audit trail, filtered by action, and downloads them as CSV", async () => {
+    const { page } = suite;
+    const user = await stored();
+    if (!user) throw new Error(`${username} is not stored`);
+    await page.goto('/');
+    await page.getByRole('navigation').getByRole('link', { name: 'Audit trail', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/audit');
+    const grid = page.getByRole('grid', { name: 'Audit entries' });
+    await grid.waitFor();
+
+    await page.getByRole('combobox', { name: /^Action/ }).fill('user');
+    // The suggestions close; the text stays.
+    await page.keyboard.press('Escape');
+    await page.waitForURL((url) => url.searchParams.get('action') === 'user');
+    // The page shown is the filter's once every action on it is a user's.
+    await page.waitForFunction(() => {
+      const actions = [...document.querySelectorAll('[role="gridcell"][data-field="action"]')].map((cell) => cell.textContent);
+      return actions.length > 0 && actions.every((action) => action.startsWith('user.'));
+    });
+    const created = grid.getByRole('row').filter({ hasText: 'user.create' }).filter({ hasText: user.id });
+    await created.waitFor();
+    // The operator's own password change names them as its actor.
+    await grid.getByRole('row').filter({ hasText: 'user.password_change' }).filter({ hasText: username }).first().waitFor();
+
+    await created.getByText('user.create', { exact: true }).click();
+    const entry = page.getByRole('dialog', { name: /^user\.create, / });
+    await entry.getByText(`"username": "${username}"`).waitFor();
+    await entry.getByRole('button', { name: 'Close' }).click();
+    await entry.waitFor({ state: 'hidden' });
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}Z\.csv$/);
+    const lines = (await readFile(await file.path(), 'utf8')).split('\r\n').filter((line) => line !== '');
+    expect(lines[0]).toBe('at,actor,username,role,source_ip,action,target,outcome,detail,before,after');
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).every((line) => /,user\.[a-z_]+,/.test(line))).toBe(true);
+    expect(lines.some((line) => line.includes(`,user.create,${user.id},ok,`))).toBe(true);
   });
 });

@@ -65,6 +65,7 @@ export const routes: RouteObject[] = [
               },
               { path: 'profile', lazy: page(() => import('../features/auth/components/profile-page.tsx')) },
               { path: 'admin/users', lazy: page(() => import('../features/users/components/users-page.tsx')) },
+              { path: 'admin/audit', lazy: page(() => import('../features/audit/components/audit-page.tsx')) },
             ],
           },
         ],

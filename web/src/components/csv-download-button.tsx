@@ -1,6 +1,7 @@
 // "Download CSV" of a consumption series, the range a chart shows
 // (docs/analytics.md, Exports): saved under the server's file name; a
-// failure says so in a notice.
+// failure says so in a notice. `CsvButton` is the same button for any other
+// download (the audit trail's).
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
@@ -9,16 +10,34 @@ import { useConsumptionCsvMutation } from '../lib/exports-api.ts';
 import type { SeriesArg } from '../lib/rollups-api.ts';
 import { useNotice } from './notice.tsx';
 
-export function CsvDownloadButton({ series }: { series: SeriesArg }) {
+interface CsvButtonProps {
+  /** Fetches and saves the file; a rejection is a failed download. */
+  download: () => Promise<unknown>;
+  loading: boolean;
+  disabled?: boolean;
+}
+
+export function CsvButton({ download, loading, disabled = false }: CsvButtonProps) {
   const { t } = useTranslation();
   const notify = useNotice();
-  const [download, { isLoading }] = useConsumptionCsvMutation();
   const onClick = () => {
-    download(series).unwrap().catch(() => { notify(t('export.failed'), 'error'); });
+    download().catch(() => { notify(t('export.failed'), 'error'); });
   };
   return (
-    <Button size="small" startIcon={<FileDownloadIcon />} loading={isLoading} loadingPosition="start" onClick={onClick}>
-      {isLoading ? t('export.downloading') : t('export.csv')}
+    <Button
+      size="small"
+      startIcon={<FileDownloadIcon />}
+      loading={loading}
+      loadingPosition="start"
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {loading ? t('export.downloading') : t('export.csv')}
     </Button>
   );
+}
+
+export function CsvDownloadButton({ series }: { series: SeriesArg }) {
+  const [download, { isLoading }] = useConsumptionCsvMutation();
+  return <CsvButton download={() => download(series).unwrap()} loading={isLoading} />;
 }

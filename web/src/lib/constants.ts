@@ -91,3 +91,10 @@ export const MAX_USERNAME_CHARS = 64;
 export const MAX_PASSWORD_CHARS = 256;
 /** The users list asks the server this long after the last key in its search box. */
 export const USER_SEARCH_DEBOUNCE_MS = 300;
+
+// The audit trail (docs/administration.md, Audit screen)
+/** Its filters' text and times apply this long after the last key. */
+export const AUDIT_FILTER_DEBOUNCE_MS = 300;
+export const AUDIT_PAGE_SIZES = [25, 50, 100] as const;
+/** The server's own default page size. */
+export const AUDIT_DEFAULT_PAGE_SIZE = 50;

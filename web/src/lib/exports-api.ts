@@ -16,7 +16,12 @@ export interface MeterIndexArg {
 
 type Outcome = { data: string } | { error: FetchBaseQueryError };
 
-async function download(path: string, params: Record<string, string>, fallback: string, queryApi: BaseQueryApi): Promise<Outcome> {
+/**
+ * GETs the file at `path` with the bearer token (and the re-auth of every
+ * request) and saves it under the server's name, or `fallback`: a
+ * `queryFn` for a download mutation. Answers the name it was saved under.
+ */
+export async function downloadFile(path: string, params: Record<string, string>, fallback: string, queryApi: BaseQueryApi): Promise<Outcome> {
   try {
     const response = await fetchWithReauth(path, params, queryApi);
     if (!response.ok) return { error: { status: response.status, data: await response.text() } };
@@ -32,13 +37,13 @@ export const exportsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The series of `/api/rollups` as CSV, same parameters. */
     consumptionCsv: build.mutation<string, SeriesArg>({
-      queryFn: (arg, queryApi) => download('api/exports/consumption', seriesParams(arg), 'consumption.csv', queryApi),
+      queryFn: (arg, queryApi) => downloadFile('api/exports/consumption', seriesParams(arg), 'consumption.csv', queryApi),
     }),
     /** Every meter's billing index at an instant, optionally only those `q` matches. */
     meterIndexCsv: build.mutation<string, MeterIndexArg>({
       queryFn: ({ at, q }, queryApi) => {
         const text = q?.trim() ?? '';
-        return download('api/exports/meter-index', { at, ...(text ? { q: text } : {}) }, 'meter-index.csv', queryApi);
+        return downloadFile('api/exports/meter-index', { at, ...(text ? { q: text } : {}) }, 'meter-index.csv', queryApi);
       },
     }),
   }),

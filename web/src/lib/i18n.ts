@@ -4,6 +4,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 import enAlarms from '../locales/en/alarms.json';
+import enAudit from '../locales/en/audit.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
 import enGateways from '../locales/en/gateways.json';
@@ -15,6 +16,7 @@ import enRegistration from '../locales/en/registration.json';
 import enSearch from '../locales/en/search.json';
 import enUsers from '../locales/en/users.json';
 import frAlarms from '../locales/fr/alarms.json';
+import frAudit from '../locales/fr/audit.json';
 import frAuth from '../locales/fr/auth.json';
 import frCommon from '../locales/fr/common.json';
 import frGateways from '../locales/fr/gateways.json';
@@ -39,6 +41,7 @@ export const resources = {
     alarms: enAlarms,
     map: enMap,
     users: enUsers,
+    audit: enAudit,
   },
   fr: {
     common: frCommon,
@@ -52,6 +55,7 @@ export const resources = {
     alarms: frAlarms,
     map: frMap,
     users: frUsers,
+    audit: frAudit,
   },
 } as const;
 

@@ -13,10 +13,12 @@ export type Permission =
   /** Register, edit and delete devices, answer shutdown requests, act on alarms and valve commands. */
   | 'changeDevices'
   /** Create, disable and change users. */
-  | 'manageUsers';
+  | 'manageUsers'
+  /** Read the audit trail (the server asks the same as for users: an admin). */
+  | 'readAudit';
 
 const GRANTS: Record<string, readonly Permission[]> = {
-  admin: ['changeDevices', 'manageUsers'],
+  admin: ['changeDevices', 'manageUsers', 'readAudit'],
   operator: ['changeDevices'],
   viewer: [],
 };

@@ -1,5 +1,6 @@
 // The navigation entries: the spec's nine (§2, Shell), in its order, with
-// Alarms after Criticals and the Map after Alarms, and Users (admins) last.
+// Alarms after Criticals and the Map after Alarms, and Users then the Audit
+// trail (admins) last.
 // An entry that `needs` a permission is shown only to the roles that have it.
 import { useCan, type Permission } from '../../lib/permissions.ts';
 
@@ -15,7 +16,8 @@ type NavKey =
   | 'nav.map'
   | 'nav.waterMeterRegistration'
   | 'nav.gatewayRegistration'
-  | 'nav.users';
+  | 'nav.users'
+  | 'nav.audit';
 
 export interface NavItem {
   to: string;
@@ -36,6 +38,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/water-meter-registration', key: 'nav.waterMeterRegistration', needs: 'changeDevices' },
   { to: '/gateway-registration', key: 'nav.gatewayRegistration', needs: 'changeDevices' },
   { to: '/admin/users', key: 'nav.users', needs: 'manageUsers' },
+  { to: '/admin/audit', key: 'nav.audit', needs: 'readAudit' },
 ];
 
 /** The entries the signed-in user may use. */
@@ -43,6 +46,7 @@ export function useNavItems(): readonly NavItem[] {
   const granted: Record<Permission, boolean> = {
     changeDevices: useCan('changeDevices'),
     manageUsers: useCan('manageUsers'),
+    readAudit: useCan('readAudit'),
   };
   return NAV_ITEMS.filter((item) => item.needs === undefined || granted[item.needs]);
 }

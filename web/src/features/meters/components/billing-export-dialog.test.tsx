@@ -3,11 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
+import { localDateTimeInput } from '../../../lib/local-date-time.ts';
 import { catchDownloads, csvFile } from '../../../testing/downloads.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { fakeToken, signedInSession } from '../../../testing/tokens.ts';
-import { localDateTimeInput } from '../hooks/local-date-time.ts';
 import { json, meters } from '../testing/fixtures.ts';
 import MetersPage from './meters-page.tsx';
 

@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 
 import { isCancelled } from '../../../lib/api.ts';
 import { useMeterIndexCsvMutation } from '../../../lib/exports-api.ts';
-import { instantOf, localDateTimeInput } from '../hooks/local-date-time.ts';
+import { instantOf, localDateTimeInput } from '../../../lib/local-date-time.ts';
 
 interface Props {
   open: boolean;

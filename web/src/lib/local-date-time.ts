@@ -1,5 +1,6 @@
 // The value of a `datetime-local` input, in the browser's time zone: now as
-// its default, and the instant a value names (docs/analytics.md, Exports).
+// its default, and the instant a value names (docs/analytics.md, Exports; the
+// audit screen's time filters).
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
