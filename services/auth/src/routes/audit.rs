@@ -26,7 +26,7 @@ pub struct AuditPage {
     page: i64,
     /// Entries per page.
     max: i64,
-    /// Entries in the whole trail.
+    /// Entries that match the filters, in all.
     total: i64,
     /// Newest first.
     entries: Vec<AuditEntry>,
@@ -35,12 +35,13 @@ pub struct AuditPage {
 /// The trail's filters from `query`; a bad time is a 400 naming it.
 fn filter(query: &HashMap<String, String>) -> Result<AuditFilter, ApiError> {
     let text = |key: &str| query.get(key).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    // A time given empty is a bad time, not no time.
     let time = |key: &'static str| -> Result<Option<i64>, ApiError> {
-        let Some(value) = text(key) else { return Ok(None) };
-        let parsed = chrono::DateTime::parse_from_rfc3339(&value)
+        let Some(value) = query.get(key).map(|v| v.trim()) else { return Ok(None) };
+        let parsed = chrono::DateTime::parse_from_rfc3339(value)
             .map(|t| t.timestamp_micros())
             .or_else(|_| {
-                chrono::NaiveDate::parse_from_str(&value, "%Y-%m-%d")
+                chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d")
                     .map(|d| d.and_time(chrono::NaiveTime::MIN).and_utc().timestamp_micros())
             })
             .map_err(|_| {

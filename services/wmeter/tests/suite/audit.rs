@@ -152,6 +152,9 @@ pub async fn the_trail_is_filtered_and_exported_as_csv(t: &Target) {
     let bad = t.get_as(Role::Admin, "/api/audit?from=yesterday").await;
     assert_eq!(bad.status(), 400);
     assert!(bad.json::<Value>().await.unwrap()["fields"]["from"].as_str().unwrap().contains("ISO 8601"));
+    assert_eq!(t.get_as(Role::Admin, "/api/audit?to=").await.status(), 400, "an empty time is a bad one");
+    let backwards = t.get_as(Role::Admin, "/api/audit?from=2026-01-02&to=2026-01-01").await;
+    assert_eq!(backwards.json::<Value>().await.unwrap()["fields"]["from"], "from must come before to");
 
     let export = t.get_as(Role::Admin, &format!("/api/audit/export{about}")).await;
     assert_eq!(export.status(), 200);
