@@ -38,16 +38,10 @@ fn filter(query: &HashMap<String, String>) -> Result<AuditFilter, ApiError> {
     // A time given empty is a bad time, not no time.
     let time = |key: &'static str| -> Result<Option<i64>, ApiError> {
         let Some(value) = query.get(key).map(|v| v.trim()) else { return Ok(None) };
-        let parsed = chrono::DateTime::parse_from_rfc3339(value)
-            .map(|t| t.timestamp_micros())
-            .or_else(|_| {
-                chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d")
-                    .map(|d| d.and_time(chrono::NaiveTime::MIN).and_utc().timestamp_micros())
-            })
-            .map_err(|_| {
-                let message = format!("{key} must be an ISO 8601 date or date-time, not {value:?}");
-                ApiError::validation(message.clone()).with_field(key, message)
-            })?;
+        let parsed = params::start(value).map(|at| at.timestamp_micros()).map_err(|_| {
+            let message = format!("{key} must be an ISO 8601 date or date-time, not {value:?}");
+            ApiError::validation(message.clone()).with_field(key, message)
+        })?;
         Ok(Some(parsed))
     };
     let outcome = text("outcome").map(|o| match o.as_str() {
