@@ -2,6 +2,7 @@
 //! deployment accepts, and a way to create users as an operator would.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures::future::BoxFuture;
 use reqwest::Method;
@@ -45,7 +46,7 @@ pub struct Target {
 
 impl Target {
     pub fn new(url: String, jwt_key: &str, users: Arc<dyn Users>) -> Target {
-        Target { url, client: reqwest::Client::new(), jwt_key: jwt_key.to_owned(), users, block: 0 }
+        Target { url, client: client(), jwt_key: jwt_key.to_owned(), users, block: 0 }
     }
 
     /// The same deployment for a test whose identifiers start at `block`.
@@ -108,4 +109,15 @@ impl Target {
     pub async fn disable_user(&self, username: &str) {
         self.users.disable(username).await;
     }
+}
+
+/// The tests' HTTP client. A server that stops answering fails the test
+/// with a read timeout after a minute, instead of hanging it until the
+/// runner's own limit (an SSE stream still gets a heartbeat well within it).
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .read_timeout(Duration::from_secs(60))
+        .build()
+        .expect("an HTTP client")
 }
