@@ -40,4 +40,4 @@ pub use error::{EventLogError, Result};
 pub use log::{Consumer, ConsumerOptions, EventLog, StartFrom};
 pub use partitioner::{murmur2, partition_for};
 pub use record::{OutgoingRecord, Position, Record, TopicPartition, validate_topic};
-pub use settings::{EventLogSettings, open};
+pub use settings::{EventLogSettings, open, open_without_db};

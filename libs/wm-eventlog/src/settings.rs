@@ -31,10 +31,22 @@ impl Default for EventLogSettings {
 pub async fn open(settings: &EventLogSettings, db: &Db) -> Result<Arc<dyn EventLog>> {
     match settings {
         EventLogSettings::Embedded(embedded) => Ok(Arc::new(EmbeddedLog::open(db, embedded.clone()).await?)),
-        EventLogSettings::Kafka(kafka) => {
-            Ok(Namespaced::wrap(Arc::new(KafkaLog::connect(kafka.clone())?), &kafka.namespace))
-        }
+        EventLogSettings::Kafka(kafka) => open_kafka(kafka),
     }
+}
+
+/// The Kafka log, for a process that owns no database (the API gateway,
+/// which follows the auth topic); `None` for the embedded log, which lives
+/// in a database that only the one embedded process opens.
+pub fn open_without_db(settings: &EventLogSettings) -> Result<Option<Arc<dyn EventLog>>> {
+    match settings {
+        EventLogSettings::Embedded(_) => Ok(None),
+        EventLogSettings::Kafka(kafka) => open_kafka(kafka).map(Some),
+    }
+}
+
+fn open_kafka(kafka: &KafkaSettings) -> Result<Arc<dyn EventLog>> {
+    Ok(Namespaced::wrap(Arc::new(KafkaLog::connect(kafka.clone())?), &kafka.namespace))
 }
 
 #[cfg(test)]

@@ -93,7 +93,10 @@ pub fn for_payload(payload: &Payload) -> &'static str {
         | Payload::RefreshTokenReused(_)
         | Payload::UserEnabled(_)
         | Payload::UserSessionsRevoked(_)
-        | Payload::UserPasswordSet(_) => AUTH,
+        | Payload::UserPasswordSet(_)
+        | Payload::ApiKeyCreated(_)
+        | Payload::ApiKeyRevoked(_)
+        | Payload::ApiKeyUsed(_) => AUTH,
         Payload::AuditRecorded(_) => AUDIT,
         Payload::DeadLetter(_) => DEAD_LETTERS,
     }

@@ -41,7 +41,7 @@ impl Actor {
         Self { id: id.to_owned(), role: "admin", source_ip: None }
     }
 
-    fn attempt(&self, action: &'static str, target: &str) -> Attempt {
+    pub(crate) fn attempt(&self, action: &'static str, target: &str) -> Attempt {
         Attempt::new(&self.id, self.role, self.source_ip, action).on(target)
     }
 }
@@ -162,7 +162,7 @@ fn audit_json(user: &User) -> String {
 }
 
 /// The event schema's spelling of a role.
-fn proto_role(role: Role) -> v1::Role {
+pub(crate) fn proto_role(role: Role) -> v1::Role {
     match role {
         Role::Admin => v1::Role::Admin,
         Role::Operator => v1::Role::Operator,

@@ -6,7 +6,7 @@ use wm_http::{ApiError, auth::TokenError};
 use wm_storage::StorageError;
 
 use crate::{
-    domain::{account::Refused, user::InvalidUsername},
+    domain::{account::Refused, api_key::Invalid, user::InvalidUsername},
     hashers::HashersError,
     password::PasswordError,
 };
@@ -38,6 +38,11 @@ pub enum AuthError {
     NoSuchUser(String),
     #[error("no user has the id '{0}'")]
     NoSuchUserId(String),
+    #[error("no API key has the id '{0}'")]
+    NoSuchApiKey(String),
+    /// A new API key's name or expiry is wrong, field by field.
+    #[error("the API key is not valid")]
+    InvalidApiKey(Invalid),
     #[error(transparent)]
     Refused(#[from] Refused),
     /// A password change whose current password is wrong.
@@ -91,7 +96,16 @@ impl From<AuthError> for ApiError {
             e @ AuthError::InvalidUsername => ApiError::validation(e.to_string()).with_field("username", e.to_string()),
             e @ AuthError::Password(_) => ApiError::validation(e.to_string()).with_field("password", e.to_string()),
             e @ AuthError::UsernameTaken(_) => ApiError::conflict("already_in_use", e.to_string()),
-            e @ (AuthError::NoSuchUser(_) | AuthError::NoSuchUserId(_)) => ApiError::not_found(e.to_string()),
+            e @ (AuthError::NoSuchUser(_) | AuthError::NoSuchUserId(_) | AuthError::NoSuchApiKey(_)) => {
+                ApiError::not_found(capitalized(&e.to_string()))
+            }
+            AuthError::InvalidApiKey(invalid) => {
+                let first = invalid.fields.first().map_or_else(String::new, |(_, message)| message.clone());
+                invalid
+                    .fields
+                    .into_iter()
+                    .fold(ApiError::validation(first), |e, (field, message)| e.with_field(field, message))
+            }
             AuthError::Refused(refusal) => ApiError::conflict(refusal.code(), capitalized(&refusal.to_string())),
             AuthError::WrongPassword => ApiError::validation("The current password is wrong")
                 .with_field("currentPassword", "The current password is wrong"),

@@ -12,6 +12,7 @@
 //! other services' paths.
 
 pub mod actions;
+pub mod api_keys;
 pub mod audit;
 mod cookie;
 pub mod domain;
@@ -43,12 +44,15 @@ use wm_storage::Migrations;
 pub const NAME: &str = "auth";
 
 /// The auth service's tables.
-pub const MIGRATIONS: Migrations =
-    wm_storage::migrations!("auth", 1 => "users", 2 => "refresh_tokens", 3 => "audit_log", 4 => "accounts");
+pub const MIGRATIONS: Migrations = wm_storage::migrations!("auth", 1 => "users", 2 => "refresh_tokens", 3 => "audit_log", 4 => "accounts",
+        5 => "api_keys_and_preferences");
 
 /// The service's projections: the audit trail.
 pub fn projections(db: &Db) -> Vec<Arc<dyn Projection>> {
-    vec![Arc::new(projection::AuditProjection { db: db.clone() })]
+    vec![
+        Arc::new(projection::AuditProjection { db: db.clone() }),
+        Arc::new(projection::KeyUsesProjection { db: db.clone() }),
+    ]
 }
 
 /// The auth service's part of the OpenAPI document.
@@ -66,12 +70,16 @@ pub fn configure(state: web::Data<AuthState>) -> impl FnOnce(&mut web::ServiceCo
             .route("/api/auth/logout", web::post().to(routes::logout::post))
             .route("/api/auth/me", web::get().to(routes::account::me))
             .route("/api/auth/password", web::post().to(routes::account::change_password))
+            .route("/api/auth/preferences", web::put().to(routes::account::preferences))
             .route("/api/audit", web::get().to(routes::audit::get))
             .route("/api/audit/export", web::get().to(routes::audit::export))
             .route("/api/admin/users", web::get().to(routes::users::list))
             .route("/api/admin/users", web::post().to(routes::users::create))
             .route("/api/admin/users/{id}", web::patch().to(routes::users::patch))
             .route("/api/admin/users/{id}/password-reset", web::post().to(routes::users::reset_password))
-            .route("/api/admin/users/{id}/revoke-sessions", web::post().to(routes::users::revoke_sessions));
+            .route("/api/admin/users/{id}/revoke-sessions", web::post().to(routes::users::revoke_sessions))
+            .route("/api/admin/api-keys", web::get().to(routes::api_keys::list))
+            .route("/api/admin/api-keys", web::post().to(routes::api_keys::create))
+            .route("/api/admin/api-keys/{id}/revoke", web::post().to(routes::api_keys::revoke));
     }
 }

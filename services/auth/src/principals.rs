@@ -1,6 +1,7 @@
-//! Every process follows the auth topic into its token versions
-//! ([`wm_http::auth::Principals`]): the auth service owns what its events
-//! mean, and every service checks tokens against them.
+//! Every process follows the auth topic into its token versions and API
+//! keys ([`wm_http::auth::Principals`]): the auth service owns what its
+//! events mean, and every service checks tokens and keys against them.
+//! Each process reports its keys' uses back on the same topic.
 //!
 //! A process reads the topic from its start before it serves (the versions
 //! raised within a token's lifetime are all there), then follows it.
@@ -9,9 +10,20 @@
 use std::{sync::Arc, time::Duration};
 
 use tokio_util::sync::CancellationToken;
-use wm_eventlog::{Consumer, EventLog, EventLogError, envelopes::decode};
-use wm_http::auth::Principals;
-use wm_proto::{Payload, topics};
+use wm_eventlog::{
+    Consumer, EventLog, EventLogError,
+    envelopes::{self, decode},
+};
+use wm_http::auth::{
+    Principals, Role,
+    api_keys::{KeyGrant, KeyUse},
+};
+use wm_proto::{
+    Envelope, Payload,
+    time::{to_datetime, to_timestamp},
+    topics,
+    v1::{self, ApiKeyUsed},
+};
 
 /// How long a start waits for the topic to be read to its end. Past it,
 /// the process serves, and refuses tokens with 503 until it has.
@@ -69,9 +81,75 @@ pub async fn follow(mut consumer: Box<dyn Consumer>, principals: Arc<Principals>
 
 async fn read(consumer: &mut dyn Consumer, principals: &Principals) -> Result<(), EventLogError> {
     for envelope in consumer.poll(1000, POLL).await?.iter().filter_map(decode) {
-        if let Some((user_id, version)) = envelope.payload.as_ref().and_then(raised) {
+        let Some(payload) = envelope.payload.as_ref() else { continue };
+        if let Some((user_id, version)) = raised(payload) {
             principals.raise(user_id, version);
         }
+        follow_key(payload, principals);
     }
     Ok(())
+}
+
+/// Learns a created or revoked API key.
+fn follow_key(payload: &Payload, principals: &Principals) {
+    match payload {
+        Payload::ApiKeyCreated(created) => {
+            let (Ok(role), Some(expires_at)) =
+                (role(created.role()), created.expires_at.as_ref().and_then(to_datetime))
+            else {
+                tracing::warn!(key = created.key_id, "an API key event without a role or expiry: the key is refused");
+                return;
+            };
+            let grant = KeyGrant { id: created.key_id.clone(), role, expires_at };
+            principals.keys.grant(&created.key_digest, grant);
+        }
+        Payload::ApiKeyRevoked(revoked) => principals.keys.revoke(&revoked.key_id),
+        _ => {}
+    }
+}
+
+/// The role an event names.
+fn role(role: v1::Role) -> Result<Role, ()> {
+    match role {
+        v1::Role::Admin => Ok(Role::Admin),
+        v1::Role::Operator => Ok(Role::Operator),
+        v1::Role::Viewer => Ok(Role::Viewer),
+        v1::Role::Unspecified => Err(()),
+    }
+}
+
+/// How often each process reports its keys' latest uses.
+pub const USES_EVERY: Duration = Duration::from_secs(5);
+
+/// Reports the API keys' uses in this process as `ApiKeyUsed` events every
+/// [`USES_EVERY`], for the auth service's last-used times, until `stop`
+/// (and once more then).
+pub async fn report_uses(log: Arc<dyn EventLog>, principals: Arc<Principals>, stop: CancellationToken) {
+    let mut every = tokio::time::interval(USES_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let stopping = tokio::select! {
+            () = stop.cancelled() => true,
+            _ = every.tick() => false,
+        };
+        let uses: Vec<Envelope> = principals.keys.take_uses().into_iter().map(used).collect();
+        if !uses.is_empty()
+            && let Err(e) = envelopes::publish(log.as_ref(), &uses).await
+        {
+            tracing::warn!(error = ?e, keys = uses.len(), "cannot report API key uses; their last-used times lag");
+        }
+        if stopping {
+            return;
+        }
+    }
+}
+
+fn used(key_use: KeyUse) -> Envelope {
+    let source_ip = key_use.source_ip.map(|ip| ip.to_string()).unwrap_or_default();
+    let payload = Payload::ApiKeyUsed(ApiKeyUsed {
+        key_id: key_use.key_id.clone(),
+        used_at: Some(to_timestamp(key_use.at)),
+        source_ip,
+    });
+    Envelope::new(&key_use.key_id, &key_use.key_id, payload)
 }

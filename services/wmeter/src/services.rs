@@ -45,11 +45,12 @@ impl Services {
             relays: Vec::new(),
             principals: None,
         };
-        let (Some(db), Some(log)) = (wiring.db(), wiring.event_log()) else { return Ok(services) };
+        let Some(log) = wiring.event_log() else { return Ok(services) };
         let principals = wm_auth::principals::catch_up(log.as_ref(), services.tokens.principals())
             .await
             .context("event_log: the auth topic")?;
         services.principals = Some(principals);
+        let Some(db) = wiring.db() else { return Ok(services) };
         if role.mounts(Service::Auth) {
             let audit = wm_auth::audit::Audit::open(log.clone()).await.context("event_log: the auth topic")?;
             services.auth =
@@ -98,9 +99,10 @@ impl Services {
         for relay in self.relays.clone() {
             wiring.spawn(|stop| relay.run(stop));
         }
-        if let Some(consumer) = self.principals.take() {
-            let principals = self.tokens.principals().clone();
-            wiring.spawn(|stop| wm_auth::principals::follow(consumer, principals, stop));
+        if let (Some(consumer), Some(log)) = (self.principals.take(), wiring.event_log().cloned()) {
+            let (followed, used) = (self.tokens.principals().clone(), self.tokens.principals().clone());
+            wiring.spawn(|stop| wm_auth::principals::follow(consumer, followed, stop));
+            wiring.spawn(|stop| wm_auth::principals::report_uses(log, used, stop));
         }
         if let (Some(state), Some(log)) = (&self.notification, wiring.event_log().cloned()) {
             let (pushed, checked) = (state.get_ref().clone(), state.get_ref().clone());

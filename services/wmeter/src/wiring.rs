@@ -113,10 +113,12 @@ impl Wiring {
 }
 
 /// Connects what `role` needs. The gateway of the distributed mode owns no
-/// tables and reads no events, so it opens neither.
+/// tables: it opens only the event log, to follow the auth topic (token
+/// versions and API keys).
 pub async fn connect(settings: &Settings, role: Role, clock: Arc<dyn Clock>) -> anyhow::Result<Wiring> {
     if role == Role::Service(Service::ApiGateway) {
-        return Ok(Wiring::new(None, None));
+        let event_log = wm_eventlog::open_without_db(&settings.event_log).context("event_log")?;
+        return Ok(Wiring::new(None, event_log));
     }
     let db = Db::connect(&settings.database).await.context("database")?;
     for migrations in migrations(role, settings) {

@@ -12,7 +12,9 @@
 //! - [`Principals`] holds each user's token version: a token issued before
 //!   its user's version was raised (a role change, a disable, a revocation)
 //!   is refused on the next request.
+//! - [`api_keys`]: machines' credentials, checked wherever a token is.
 
+pub mod api_keys;
 mod caller;
 mod claims;
 mod guard;

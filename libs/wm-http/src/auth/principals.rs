@@ -8,7 +8,10 @@
 //! Only versions raised within an access token's lifetime matter: an older
 //! token has expired anyway. So a process that starts reads the auth topic
 //! before it serves, and a user it has heard nothing about is at version 0.
+//!
+//! The same follower keeps the API keys ([`KeyRing`]).
 
+use super::api_keys::KeyRing;
 use std::{
     collections::HashMap,
     sync::{
@@ -32,13 +35,20 @@ pub enum Refusal {
 #[derive(Debug)]
 pub struct Principals {
     versions: RwLock<HashMap<String, u64>>,
+    /// The API keys, from the same topic.
+    pub keys: KeyRing,
     caught_up: AtomicBool,
     followed: AtomicBool,
 }
 
 impl Default for Principals {
     fn default() -> Self {
-        Self { versions: RwLock::default(), caught_up: AtomicBool::new(true), followed: AtomicBool::new(false) }
+        Self {
+            versions: RwLock::default(),
+            keys: KeyRing::default(),
+            caught_up: AtomicBool::new(true),
+            followed: AtomicBool::new(false),
+        }
     }
 }
 
@@ -80,11 +90,14 @@ impl Principals {
         self.caught_up.load(Ordering::Acquire)
     }
 
+    /// [`Refusal::NotCaughtUp`] until the topic was read to its end.
+    pub fn check_caught_up(&self) -> Result<(), Refusal> {
+        if self.is_caught_up() { Ok(()) } else { Err(Refusal::NotCaughtUp) }
+    }
+
     /// Whether a token of `user_id` at `version` is still good.
     pub fn check(&self, user_id: &str, version: u64) -> Result<(), Refusal> {
-        if !self.is_caught_up() {
-            return Err(Refusal::NotCaughtUp);
-        }
+        self.check_caught_up()?;
         if version < self.version(user_id) { Err(Refusal::Revoked) } else { Ok(()) }
     }
 }

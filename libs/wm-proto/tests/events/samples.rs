@@ -165,6 +165,21 @@ fn notifications_and_auth() -> Vec<Payload> {
         Payload::UserEnabled(UserEnabled { user_id: USER.into(), token_version: 5 }),
         Payload::UserSessionsRevoked(UserSessionsRevoked { user_id: USER.into(), token_version: 6 }),
         Payload::UserPasswordSet(UserPasswordSet { user_id: USER.into(), token_version: 7, must_change: true }),
+        Payload::ApiKeyCreated(ApiKeyCreated {
+            key_id: "65f0a1b2c3d4e5f600000009".into(),
+            name: "billing".into(),
+            role: Role::Viewer.into(),
+            prefix: "wmk_3fq8k2ma".into(),
+            key_digest: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
+            expires_at: at(1_760_000_000),
+            created_by: USER.into(),
+        }),
+        Payload::ApiKeyRevoked(ApiKeyRevoked { key_id: "65f0a1b2c3d4e5f600000009".into() }),
+        Payload::ApiKeyUsed(ApiKeyUsed {
+            key_id: "65f0a1b2c3d4e5f600000009".into(),
+            used_at: at(1_750_000_009),
+            source_ip: "192.0.2.9".into(),
+        }),
         Payload::RefreshTokenReused(RefreshTokenReused {
             user_id: USER.into(),
             family_id: "65f0a1b2c3d4e5f600000002".into(),

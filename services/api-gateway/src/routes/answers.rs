@@ -4,6 +4,9 @@
 //! document then meets no status it was not told of.
 
 use serde_json::{Map, Value, json};
+use wm_http::auth::api_keys::ADMIN_ONLY_FOR_KEYS;
+
+use super::docs::API_KEY_SCHEME;
 
 /// A 24-hexadecimal-digit device or user id, in either case.
 const ID_PATTERN: &str = "^[0-9a-fA-F]{24}$";
@@ -13,7 +16,8 @@ const GATEWAY_SERIAL_PATTERN: &str = "^(?:[Gg][Tt][Ww]-)?[0-9A-Za-z]{10}$";
 const METER_SERIAL_PATTERN: &str = "^(?:[Ww]-)?[0-9A-Za-z]{10}$";
 
 /// Adds, to every operation that lacks them:
-/// - 401 where a bearer token is needed;
+/// - an API key as the other way in, and 401, where a bearer token is
+///   needed; 403 where a key needs the admin role;
 /// - 400 where parameters or a body are checked, 404 where a path names
 ///   something that may not exist;
 /// - 413 and 415 where a JSON body is read;
@@ -41,7 +45,13 @@ fn complete_operation(path: &str, operation: &mut Map<String, Value>) {
     let body = operation.contains_key("requestBody");
     let mut answers = vec![("503", "The database cannot be reached; try again")];
     if secured {
-        answers.push(("401", "No, an invalid or an expired access token"));
+        answers.push(("401", "No, an invalid, an expired or a revoked access token or API key"));
+        if let Some(security) = operation.get_mut("security").and_then(Value::as_array_mut) {
+            security.push(json!({ API_KEY_SCHEME: [] }));
+        }
+        if ADMIN_ONLY_FOR_KEYS.iter().any(|prefix| path.starts_with(prefix)) {
+            answers.push(("403", "An API key reaches this route only with the admin role"));
+        }
     }
     if body || !parameters.is_empty() {
         answers.push(("400", "A parameter or a field breaks the rules"));

@@ -15,18 +15,35 @@ use wm_http::auth::DOCS;
 #[derive(OpenApi)]
 #[openapi(
     info(title = "w-meter API", description = "Monitoring an IoT water-metering network: gateways, water meters, \
-        telemetry, shutdown requests and notifications. Every route but sign-in needs a bearer access token."),
+        telemetry, shutdown requests and notifications. Every route but sign-in needs a bearer access token \
+        (`bearer`: a short-lived JWT from sign-in) or an API key (`apiKey`: `wmk_...`, made by an admin, sent the \
+        same way as `Authorization: Bearer wmk_...`). A key reaches `/api/auth/*`, `/api/admin/*` and \
+        `/api/audit` only with the admin role."),
     paths(super::uptime::get, super::dashboard::get),
     modifiers(&BearerScheme)
 )]
 pub struct GatewayApi;
 
+/// The security scheme of API keys, every secured operation's other way in.
+pub const API_KEY_SCHEME: &str = "apiKey";
+
 struct BearerScheme;
 
 impl Modify for BearerScheme {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let scheme = HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build();
-        openapi.components.get_or_insert_default().add_security_scheme("bearer", SecurityScheme::Http(scheme));
+        let components = openapi.components.get_or_insert_default();
+        let jwt = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .bearer_format("JWT")
+            .description(Some("An access token from `POST /api/auth/login`, valid for minutes"))
+            .build();
+        components.add_security_scheme("bearer", SecurityScheme::Http(jwt));
+        let key = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .bearer_format("wmk_<prefix>_<secret>")
+            .description(Some("An API key made by an admin (`/api/admin/api-keys`), with its own role and expiry"))
+            .build();
+        components.add_security_scheme(API_KEY_SCHEME, SecurityScheme::Http(key));
     }
 }
 

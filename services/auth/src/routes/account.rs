@@ -13,6 +13,7 @@ use super::login::SignedIn;
 use crate::{
     actions::{self, Actor},
     domain::account::Change,
+    domain::preferences::Preferences,
     error::AuthError,
     password::{self, PasswordError},
     state::AuthState,
@@ -30,6 +31,8 @@ pub struct Me {
     role: &'static str,
     /// The password is one-time: nothing else answers until it is changed.
     must_change_password: bool,
+    /// The dashboard's language and theme, kept for this user.
+    preferences: Preferences,
 }
 
 /// A password change.
@@ -48,13 +51,36 @@ pub struct PasswordChange {
     security(("bearer" = [])))]
 #[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn me(caller: Caller, state: web::Data<AuthState>) -> Result<HttpResponse, ApiError> {
+    caller.must_be_user()?;
     let user = users::by_id(&state.db, &caller.user_id).await?;
+    let preferences = stored::preferences(&state.db, &user.id).await?;
     Ok(HttpResponse::Ok().json(Me {
         id: user.id,
         username: user.username,
         role: user.role.as_str(),
         must_change_password: user.must_change_password,
+        preferences,
     }))
+}
+
+/// Keeps the caller's dashboard language and theme, for every browser they
+/// sign in from.
+#[utoipa::path(put, path = "/api/auth/preferences", tag = "auth", request_body = Preferences,
+    responses((status = 200, body = Preferences),
+        (status = 400, description = "An unknown language or theme", body = ApiError),
+        (status = 401, description = "Not signed in", body = ApiError),
+        (status = 403, description = "An API key has no preferences", body = ApiError)),
+    security(("bearer" = [])))]
+#[tracing::instrument(skip_all, fields(user = caller.user_id))]
+pub async fn preferences(
+    caller: Caller,
+    state: web::Data<AuthState>,
+    body: JsonObject<Preferences>,
+) -> Result<HttpResponse, ApiError> {
+    caller.must_be_user()?;
+    let preferences = body.into_inner();
+    stored::set_preferences(&state.db, &caller.user_id, preferences).await?;
+    Ok(HttpResponse::Ok().json(preferences))
 }
 
 /// Changes the caller's own password. Every session they had ends, on
@@ -73,6 +99,7 @@ pub async fn change_password(
     tokens: web::Data<AccessTokens>,
     body: JsonObject<PasswordChange>,
 ) -> Result<HttpResponse, ApiError> {
+    caller.must_be_user()?;
     let PasswordChange { current_password, new_password } = body.into_inner();
     let user = users::by_id(&state.db, &caller.user_id).await?;
     let (_, hash) = stored::find_for_login(&state.db, &user.username).await?.ok_or(AuthError::InvalidCredentials)?;

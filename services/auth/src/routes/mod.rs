@@ -1,4 +1,5 @@
 pub mod account;
+pub mod api_keys;
 pub mod audit;
 pub mod login;
 pub mod logout;
@@ -20,5 +21,9 @@ pub mod users;
     users::patch,
     users::reset_password,
     users::revoke_sessions,
+    api_keys::list,
+    api_keys::create,
+    api_keys::revoke,
+    account::preferences,
 ))]
 pub struct AuthApi;

@@ -101,11 +101,11 @@ pub struct OneTimePassword {
     one_time_password: String,
 }
 
-fn actor(caller: &Caller) -> Actor {
+pub(super) fn actor(caller: &Caller) -> Actor {
     Actor { id: caller.user_id.clone(), role: caller.role.as_str(), source_ip: caller.source_ip }
 }
 
-fn role(text: &str) -> Result<Role, ApiError> {
+pub(super) fn role(text: &str) -> Result<Role, ApiError> {
     text.parse::<Role>().map_err(|message| ApiError::validation(message.clone()).with_field("role", message))
 }
 

@@ -21,7 +21,7 @@ pub struct AuditEntry {
     pub at: String,
     /// The acting user's id, `cli` or `system:demo`.
     pub actor: String,
-    /// The acting user's name, when the actor is a user.
+    /// The acting user's name, or an API key's name and prefix.
     pub username: Option<String>,
     /// The actor's role at the time.
     #[schema(example = "operator")]
@@ -113,7 +113,7 @@ pub async fn keep_all(tx: &mut Tx, envelopes: &[Envelope]) -> Result<u64, Storag
 /// Which entries of the trail: each given part must hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AuditFilter {
-    /// The actor's id, or a user's name in any case.
+    /// The actor's id, a user's name in any case, or an API key's prefix.
     pub actor: Option<String>,
     /// An action (`meter.edit`), or what actions start with before a dot
     /// (`meter`).
@@ -141,7 +141,9 @@ impl AuditFilter {
     fn conditions(&self) -> Conditions {
         let mut c = Conditions::default();
         if let Some(actor) = &self.actor {
-            c.push(actor.as_str().into(), |p| format!("(a.actor = {p} OR lower(u.username) = lower({p}))"));
+            c.push(actor.as_str().into(), |p| {
+                format!("(a.actor = {p} OR lower(u.username) = lower({p}) OR k.prefix = lower({p}))")
+            });
         }
         if let Some(action) = &self.action {
             let prefix = format!("{}.%", action.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
@@ -167,9 +169,11 @@ impl AuditFilter {
     }
 }
 
-const SELECT: &str = "SELECT a.event_id, a.occurred_at, a.actor, u.username, a.role, a.source_ip, a.action, \
+/// An API key acts under its name and prefix: `billing (wmk_3fq8k2ma)`.
+const SELECT: &str = "SELECT a.event_id, a.occurred_at, a.actor, \
+                      COALESCE(u.username, k.name || ' (' || k.prefix || ')') AS username, a.role, a.source_ip, a.action, \
                       a.target_id, a.before_json, a.after_json, a.outcome, a.detail";
-const FROM: &str = "FROM audit_log a LEFT JOIN users u ON u.id = a.actor";
+const FROM: &str = "FROM audit_log a LEFT JOIN users u ON u.id = a.actor LEFT JOIN api_keys k ON k.id = a.actor";
 const NEWEST_FIRST: &str = "ORDER BY a.occurred_at DESC, a.event_id DESC";
 
 /// The entries of `filter` on `page` (from 1) of `max` each, newest first,

@@ -1,5 +1,6 @@
 //! The auth service's tables.
 
+pub mod api_keys;
 pub mod audit;
 pub mod sessions;
 pub mod users;

@@ -3,7 +3,10 @@
 use chrono::DateTime;
 use wm_storage::{Db, StorageError, Tx, execute, with_pool, with_tx};
 
-use crate::domain::user::User;
+use crate::domain::{
+    preferences::{Language, Preferences, Theme},
+    user::User,
+};
 
 #[derive(sqlx::FromRow)]
 struct Row {
@@ -128,5 +131,27 @@ pub async fn save(tx: &mut Tx, user: &User, password_hash: Option<&str>) -> Resu
         password_hash,
         &user.id
     )?;
+    Ok(())
+}
+
+/// The dashboard preferences of the user `id` (the defaults for a user
+/// that does not exist).
+pub async fn preferences(db: &Db, id: &str) -> Result<Preferences, StorageError> {
+    let sql = "SELECT language, theme FROM users WHERE id = $1";
+    let row: Option<(Option<String>, String)> =
+        with_pool!(db, pool => sqlx::query_as(sql).bind(id).fetch_optional(pool).await)?;
+    let Some((language, theme)) = row else { return Ok(Preferences::default()) };
+    let corrupt = |field, value: String| StorageError::Corrupt { field, value };
+    Ok(Preferences {
+        language: language.map(|l| Language::parse(&l).ok_or_else(|| corrupt("language", l.clone()))).transpose()?,
+        theme: Theme::parse(&theme).ok_or_else(|| corrupt("theme", theme.clone()))?,
+    })
+}
+
+/// Stores the user `id`'s dashboard preferences.
+pub async fn set_preferences(db: &Db, id: &str, preferences: Preferences) -> Result<(), StorageError> {
+    let sql = "UPDATE users SET language = $1, theme = $2 WHERE id = $3";
+    let language = preferences.language.map(Language::as_str);
+    with_pool!(db, pool => sqlx::query(sql).bind(language).bind(preferences.theme.as_str()).bind(id).execute(pool).await.map(|_| ()))?;
     Ok(())
 }

@@ -13,11 +13,11 @@ use wm_test_support::sessions::{PASSWORD, login, refresh, set_cookie};
 use super::{gateway_body, target::Target};
 
 /// A route of another service than auth: the meter list.
-const ELSEWHERE: &str = "/api/proxy/wmeters";
+pub const ELSEWHERE: &str = "/api/proxy/wmeters";
 /// How long a change may take to reach every service.
-const PROPAGATION: Duration = Duration::from_secs(1);
+pub const PROPAGATION: Duration = Duration::from_secs(1);
 
-async fn send(t: &Target, token: &str, method: Method, path: &str, body: Option<Value>) -> Response {
+pub async fn send(t: &Target, token: &str, method: Method, path: &str, body: Option<Value>) -> Response {
     let mut request = t.client.request(method, format!("{}{path}", t.url)).bearer_auth(token);
     if let Some(body) = body {
         request = request.json(&body);
@@ -182,4 +182,24 @@ pub async fn only_admins_administer_users(t: &Target) {
     assert_eq!(bad.json::<Value>().await.unwrap()["fields"]["password"], "the password must be at least 8 characters");
     let unknown = patch(t, &admin, "0123456789abcdef01234567", json!({"role": "viewer"})).await;
     assert_eq!(unknown.status(), 404);
+}
+
+pub async fn a_user_keeps_their_language_and_theme(t: &Target) {
+    let username = format!("prefs-{}", t.n(5));
+    t.add_user(&username, PASSWORD, Role::Viewer).await;
+    let (token, _) = sign_in(t, &username, PASSWORD).await;
+    let me: Value = send(t, &token, Method::GET, "/api/auth/me", None).await.json().await.unwrap();
+    assert_eq!(me["preferences"], json!({"language": null, "theme": "system"}), "nothing chosen yet");
+    let chosen = json!({"language": "fr", "theme": "dark"});
+    let saved = send(t, &token, Method::PUT, "/api/auth/preferences", Some(chosen.clone())).await;
+    assert_eq!(saved.status(), 200);
+    assert_eq!(saved.json::<Value>().await.unwrap(), chosen);
+    let (again, _) = sign_in(t, &username, PASSWORD).await;
+    let me: Value = send(t, &again, Method::GET, "/api/auth/me", None).await.json().await.unwrap();
+    assert_eq!(me["preferences"], chosen, "kept for the next sign-in, from any browser");
+    for bad in [json!({"language": "de", "theme": "dark"}), json!({"language": "fr", "theme": "pink"}), json!({})] {
+        let response = send(t, &token, Method::PUT, "/api/auth/preferences", Some(bad.clone())).await;
+        assert_eq!(response.status(), 400, "{bad}");
+        assert_eq!(response.json::<Value>().await.unwrap()["code"], "invalid_json", "{bad}: the schema refuses it");
+    }
 }

@@ -60,10 +60,11 @@ pub async fn the_document_is_public_and_lists_every_spec_route(t: &Target) {
     let doc: Value = response.json().await.unwrap();
     assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"), "{}", doc["openapi"]);
     assert_eq!(doc["info"]["title"], "w-meter API");
-    assert_eq!(
-        doc["components"]["securitySchemes"]["bearer"],
-        json!({"type": "http", "scheme": "bearer", "bearerFormat": "JWT"})
-    );
+    let schemes = &doc["components"]["securitySchemes"];
+    for (name, format) in [("bearer", "JWT"), ("apiKey", "wmk_<prefix>_<secret>")] {
+        assert_eq!((&schemes[name]["type"], &schemes[name]["scheme"]), (&json!("http"), &json!("bearer")), "{name}");
+        assert_eq!(schemes[name]["bearerFormat"], format, "{name}");
+    }
     for (method, path) in SPEC_ROUTES {
         let operation = &doc["paths"][path][method];
         assert!(operation.is_object(), "{method} {path} is not described");
@@ -121,7 +122,11 @@ pub async fn every_described_route_needs_a_token(t: &Target) {
             if PUBLIC.contains(&path.as_str()) {
                 continue;
             }
-            assert_eq!(operation["security"], json!([{"bearer": []}]), "{method} {path} must declare its token");
+            assert_eq!(
+                operation["security"],
+                json!([{"bearer": []}, {"apiKey": []}]),
+                "{method} {path} must declare its token and key"
+            );
             let method: Method = method.to_uppercase().parse().unwrap();
             let mut request = t.client.request(method.clone(), format!("{}{concrete}", t.url));
             if [Method::POST, Method::PATCH].contains(&method) {

@@ -10,6 +10,7 @@
 #![allow(dead_code)] // each test binary uses its own part of the helpers
 
 pub mod admin;
+pub mod api_keys;
 pub mod attacks;
 pub mod audit;
 pub mod bad_input;
@@ -62,6 +63,12 @@ macro_rules! suite_tests {
             admin::an_admin_creates_a_user_who_must_change_the_one_time_password,
             admin::a_role_change_a_disable_and_a_revocation_take_effect_on_the_next_request,
             admin::only_admins_administer_users,
+            admin::a_user_keeps_their_language_and_theme,
+            api_keys::a_key_works_like_a_token_of_its_role_until_it_is_revoked,
+            api_keys::a_key_shows_when_and_where_it_was_last_used,
+            api_keys::a_key_is_refused_once_it_expires,
+            api_keys::an_admin_key_administers_but_has_no_account,
+            api_keys::only_admins_make_keys_and_bad_ones_say_why,
         }
     };
 }
