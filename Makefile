@@ -87,6 +87,7 @@ deps:
 	deploy/dev/postgres.sh install
 	deploy/dev/mosquitto.sh install
 	deploy/dev/tansu.sh install
+	deploy/dev/smtp.sh install
 	deploy/dev/chromium.sh install
 	deploy/dev/validate-deploy.sh install
 	deploy/dev/fuzz.sh install

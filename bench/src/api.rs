@@ -122,7 +122,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let seed = Seed { gateways: args.gateways, meters: args.meters, readings: args.readings };
     let duration = Duration::from_secs(args.seconds);
     let mut server = Server::start(&args.common.wmeter, Some(seed), None).await?;
-    let client = reqwest::Client::builder().pool_max_idle_per_host(args.clients).build()?;
+    let client = wm_http::client::builder().pool_max_idle_per_host(args.clients).build()?;
     let token = Arc::new(server.sign_in().await?.token);
     let base = Arc::new(server.url.clone());
 

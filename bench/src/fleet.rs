@@ -53,7 +53,7 @@ pub struct Api {
 impl Api {
     /// Signs in at `url` as `(username, password)`.
     pub async fn sign_in(url: &str, (username, password): (&str, &str)) -> anyhow::Result<Api> {
-        let client = reqwest::Client::new();
+        let client = wm_http::client::client();
         let response: Value = client
             .post(format!("{url}/api/auth/login"))
             .json(&json!({"username": username, "password": password}))

@@ -115,7 +115,7 @@ impl Server {
 
     async fn wait_ready(&self) -> anyhow::Result<()> {
         let deadline = Instant::now() + Duration::from_secs(60);
-        let client = reqwest::Client::new();
+        let client = wm_http::client::client();
         while Instant::now() < deadline {
             if let Ok(response) = client.get(format!("{}/readyz", self.url)).send().await
                 && response.status().is_success()

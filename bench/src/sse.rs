@@ -65,7 +65,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let before = reference.rss_mib()?;
     let streams = Streams::open(&format!("{}/sse", reference.url), None, args.streams).await?;
     let reference_per_stream = (reference.rss_mib()? - before) * 1024.0 / args.streams as f64;
-    let http = reqwest::Client::new();
+    let http = wm_http::client::client();
     let publish = |_| {
         let request = http.post(format!("{}/publish", reference.url));
         async move {
@@ -98,7 +98,7 @@ impl Streams {
     /// Opens `count` streams on `url` and returns once every one answered.
     async fn open(url: &str, token: Option<&str>, count: usize) -> anyhow::Result<Streams> {
         const MAX_EVENTS: usize = 1000;
-        let client = reqwest::Client::builder().pool_max_idle_per_host(0).build()?;
+        let client = wm_http::client::builder().pool_max_idle_per_host(0).build()?;
         let sent: Arc<Mutex<Vec<Option<Instant>>>> = Arc::new(Mutex::new(vec![None; MAX_EVENTS]));
         let received = Arc::new((0..MAX_EVENTS).map(|_| AtomicUsize::new(0)).collect::<Vec<_>>());
         let latencies_ms = Arc::new(Mutex::new(Vec::new()));

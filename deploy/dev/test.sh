@@ -41,6 +41,9 @@ start_servers() {
   # Each test that needs Mosquitto starts one of its own with this binary.
   export WM_TEST_MOSQUITTO
   WM_TEST_MOSQUITTO=$(deploy/dev/mosquitto.sh path)
+  # Each alarm-rule email test starts an SMTP server with this python.
+  export WM_TEST_SMTP_PYTHON
+  WM_TEST_SMTP_PYTHON=$(deploy/dev/smtp.sh python)
   # A test that cannot find a server fails instead of skipping.
   export WM_REQUIRE_SERVERS=1
   echo "PostgreSQL: $WM_TEST_PG_URL  Kafka: $WM_TEST_KAFKA_BROKERS  Mosquitto: $WM_TEST_MOSQUITTO"

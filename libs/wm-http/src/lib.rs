@@ -17,6 +17,7 @@
 
 pub mod auth;
 pub mod cache;
+pub mod client;
 mod client_ip;
 pub mod csv;
 mod error;

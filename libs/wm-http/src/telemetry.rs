@@ -87,6 +87,7 @@ pub fn init(settings: &LogSettings, service_name: &'static str) -> anyhow::Resul
 }
 
 fn otlp_provider(endpoint: &str, service_name: &'static str) -> anyhow::Result<SdkTracerProvider> {
+    crate::client::install_crypto(); // the exporter builds its own reqwest client
     let exporter = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
         .with_endpoint(format!("{}/v1/traces", endpoint.trim_end_matches('/')))

@@ -180,7 +180,7 @@ impl Cluster {
     /// Waits until `name` answers `/readyz` with 200.
     pub async fn wait_ready(&mut self, name: &'static str) {
         let url = format!("{}/readyz", self.url(name));
-        let client = reqwest::Client::new();
+        let client = wm_http::client::client();
         let deadline = Instant::now() + Duration::from_secs(90);
         loop {
             let process = self.processes.get_mut(name).expect("a process of the deployment");

@@ -8,6 +8,8 @@ pub const KAFKA_BROKERS: &str = "WM_TEST_KAFKA_BROKERS";
 pub const MOSQUITTO: &str = "WM_TEST_MOSQUITTO";
 /// The `tansu` broker binary, for tests that run a broker of their own.
 pub const TANSU: &str = "WM_TEST_TANSU";
+/// A python with aiosmtpd, which runs `deploy/dev/smtp-sink.py`.
+pub const SMTP_PYTHON: &str = "WM_TEST_SMTP_PYTHON";
 /// Set to `1` to turn a missing server into a failure instead of a skip.
 pub const REQUIRE_SERVERS: &str = "WM_REQUIRE_SERVERS";
 
@@ -43,6 +45,10 @@ pub fn mosquitto() -> Option<String> {
 
 pub fn tansu() -> Option<String> {
     find(TANSU)
+}
+
+pub fn smtp_python() -> Option<String> {
+    find(SMTP_PYTHON)
 }
 
 /// A Kafka-protocol broker of the test's own (tansu, in memory), listening

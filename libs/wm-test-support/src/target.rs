@@ -115,7 +115,7 @@ impl Target {
 /// with a read timeout after a minute, instead of hanging it until the
 /// runner's own limit (an SSE stream still gets a heartbeat well within it).
 fn client() -> reqwest::Client {
-    reqwest::Client::builder()
+    wm_http::client::builder()
         .connect_timeout(Duration::from_secs(10))
         .read_timeout(Duration::from_secs(60))
         .build()

@@ -1,6 +1,8 @@
 //! Notification service: per-user notifications and the live SSE stream.
 //!
-//! Owns `/api/notifications*`. Alerts and shutdown requests
+//! Owns `/api/notifications*` and the alarm rules (`/api/admin/rules*`,
+//! [`alarm_rules`], [`deliver`]): email and webhook deliveries of the
+//! alarms each rule matches. Alerts and shutdown requests
 //! become a notification for every active admin and operator ([`rules`],
 //! [`projections`]); gateways going lost and coming back too ([`lost`]).
 //! Each notification is stored per user and published on
@@ -12,6 +14,9 @@
 //! `App`; in the distributed mode `wmeter run notification` serves it alone.
 
 pub mod actions;
+pub mod alarm_rules;
+pub mod deliver;
+pub mod domain;
 mod error;
 pub mod hints;
 pub mod hub;
@@ -33,7 +38,7 @@ use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
 use wm_storage::{Db, Migrations};
 
 pub use error::NotificationError;
-pub use settings::NotificationSettings;
+pub use settings::{DeliverySettings, NotificationSettings, SmtpSecurity, SmtpSettings};
 pub use state::NotificationState;
 
 /// The service's name, as given to `wmeter run`; also its outbox source.
@@ -41,7 +46,7 @@ pub const NAME: &str = "notification";
 
 /// The service's tables. It also needs the outbox.
 pub const MIGRATIONS: Migrations =
-    wm_storage::migrations!("notification", 1 => "notifications", 2 => "notification_kinds");
+    wm_storage::migrations!("notification", 1 => "notifications", 2 => "notification_kinds", 3 => "alarm_rules");
 
 /// The service's state and the relay that publishes its events.
 pub fn build(
@@ -52,8 +57,15 @@ pub fn build(
     heartbeat: Duration,
 ) -> (web::Data<NotificationState>, Relay) {
     let relay = Relay::new(db.clone(), log, NAME);
-    let state =
-        NotificationState { db, relay: relay.clone(), clock, hub: Arc::default(), gateway_lost_after, heartbeat };
+    let state = NotificationState {
+        db,
+        relay: relay.clone(),
+        clock,
+        hub: Arc::default(),
+        gateway_lost_after,
+        heartbeat,
+        deliveries_due: Arc::default(),
+    };
     (web::Data::new(state), relay)
 }
 
@@ -63,7 +75,25 @@ pub fn projections(state: &NotificationState) -> Vec<Arc<dyn Projection>> {
         Arc::new(projections::DirectoryProjection(state.clone())),
         Arc::new(projections::RulesProjection(state.clone())),
         Arc::new(projections::InboxProjection(state.clone())),
+        Arc::new(alarm_rules::AlarmRulesProjection(state.clone())),
     ]
+}
+
+/// The sender of alarm rules' deliveries, to run until shutdown.
+pub fn sender(
+    state: &NotificationState,
+    settings: &NotificationSettings,
+) -> Result<deliver::sender::Sender, reqwest::Error> {
+    let timeout = settings.deliveries.timeout();
+    Ok(deliver::sender::Sender {
+        db: state.db.clone(),
+        clock: state.clock.clone(),
+        webhooks: deliver::webhook::Webhooks::new(timeout)?,
+        mailer: deliver::email::Mailer::new(settings.smtp.as_ref(), timeout),
+        backoff: settings.deliveries.backoff(),
+        timeout,
+        wake: state.deliveries_due.clone(),
+    })
 }
 
 /// The service's part of the OpenAPI document.

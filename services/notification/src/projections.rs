@@ -2,9 +2,12 @@
 //! - `notification.rules` turns alerts and shutdown requests into
 //!   notifications, live only (a rebuild restores the notifications from
 //!   their own events instead, and notifies nobody);
-//! - `notification.directory` keeps users, device names and gateway
-//!   sightings, and notifies a lost gateway's return;
-//! - `notification.inbox` rebuilds the notifications from their own events.
+//! - `notification.directory` keeps users, device names, gateway sightings
+//!   and which gateway relays each meter, and notifies a lost gateway's
+//!   return;
+//! - `notification.inbox` rebuilds the notifications from their own events;
+//! - `notification.alarm-rules` ([`crate::alarm_rules`]) queues the alarm
+//!   rules' deliveries.
 
 use std::collections::HashMap;
 
@@ -20,7 +23,7 @@ use wm_storage::Tx;
 use crate::{
     rules,
     state::{NotificationState, stage},
-    storage::{directory, inbox},
+    storage::{alarm_rules, directory, inbox},
 };
 
 #[derive(Clone, Debug)]
@@ -85,6 +88,9 @@ impl Projection for DirectoryProjection {
             if let Payload::GatewayActivity(activity) = payload {
                 let at = envelope.recorded_at_utc().map_or(0, |t| t.timestamp_micros());
                 run.add(&activity.gateway_id, at, &envelope.event_id);
+                if let Some(meter_id) = &activity.meter_id {
+                    run.relays.insert(meter_id.clone(), activity.gateway_id.clone());
+                }
             } else {
                 created.extend(run.flush(&mut tx, state, effects).await?);
                 directory::apply(&mut tx, payload).await?;
@@ -140,12 +146,15 @@ impl Projection for InboxProjection {
     }
 }
 
-/// Gateway activity not written yet: each gateway's latest time, and the
-/// first event that heard it (the one a "back" notification answers).
+/// Gateway activity not written yet: each gateway's latest time, the
+/// first event that heard it (the one a "back" notification answers), and
+/// the gateway that relayed each meter last (alarm rules on a gateway's
+/// meters).
 #[derive(Default)]
 struct SeenRun {
     latest: HashMap<String, i64>,
     first_event: HashMap<String, String>,
+    relays: HashMap<String, String>,
 }
 
 impl SeenRun {
@@ -165,6 +174,8 @@ impl SeenRun {
         if self.latest.is_empty() {
             return Ok(Vec::new());
         }
+        alarm_rules::relayed(tx, &self.relays).await?;
+        self.relays.clear();
         let back = directory::gateways_seen(tx, &self.latest).await?;
         let mut created = Vec::new();
         if effects == Effects::Live {

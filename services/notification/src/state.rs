@@ -19,6 +19,8 @@ pub struct NotificationState {
     pub gateway_lost_after: Duration,
     /// How often a quiet stream sends a heartbeat comment.
     pub heartbeat: Duration,
+    /// Woken when a rule's delivery is due at once (`deliver::sender`).
+    pub deliveries_due: Arc<tokio::sync::Notify>,
 }
 
 /// Stages notification events, each keyed by its user so a user's

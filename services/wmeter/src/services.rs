@@ -110,6 +110,8 @@ impl Services {
             wiring.spawn(|stop| wm_notification::push::run(pushed, log, stop));
             wiring.spawn(|stop| wm_notification::hints::run(hub, hints_log, stop));
             wiring.spawn(|stop| wm_notification::lost::run(checked, stop));
+            let sender = wm_notification::sender(state, &settings.notifications).context("the deliveries' sender")?;
+            wiring.spawn(|stop| sender.run(stop));
         }
         if let Some(registry) = &self.registry {
             let (counted, every) = (registry.clone(), wm_device_registry::map::REFRESH);

@@ -42,7 +42,7 @@ struct Inner {
 impl Forwarder {
     pub fn new(table: RouteTable, settings: GatewaySettings, max_body_bytes: usize) -> Result<Self, reqwest::Error> {
         // No overall timeout: an SSE answer lasts as long as the client stays.
-        let client = reqwest::Client::builder()
+        let client = wm_http::client::builder()
             .connect_timeout(Duration::from_millis(settings.connect_timeout_ms))
             .redirect(reqwest::redirect::Policy::none())
             .build()?;

@@ -96,7 +96,7 @@ async fn the_eleventh_wrong_password_from_one_ip_is_throttled_but_not_the_real_u
         assert_eq!(throttled.json::<Value>().await.unwrap()["code"], "too_many_requests");
 
         let elsewhere =
-            reqwest::Client::builder().local_address("127.0.0.2".parse::<std::net::IpAddr>().unwrap()).build().unwrap();
+            wm_http::client::builder().local_address("127.0.0.2".parse::<std::net::IpAddr>().unwrap()).build().unwrap();
         let real_user = elsewhere
             .post(format!("{}/api/auth/login", app.url))
             .json(&json!({"username": "ann", "password": PASSWORD}))

@@ -107,7 +107,7 @@ pub async fn newly_lost(tx: &mut Tx, before: i64) -> Result<Vec<(String, i64)>, 
 
 /// Forgets everything, before a rebuild.
 pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
-    for table in ["notification_users", "notification_devices", "notification_gateways"] {
+    for table in ["notification_users", "notification_devices", "notification_gateways", "notification_relays"] {
         execute!(tx, sqlx::AssertSqlSafe(format!("DELETE FROM {table}")))?;
     }
     Ok(())

@@ -3,7 +3,7 @@ use wm_eventlog::EventLogSettings;
 use crate::config::Settings;
 
 /// Prints the effective configuration as TOML, with the database password,
-/// the JWT key, the MQTT passwords and every extra Kafka option value
+/// the JWT key, the MQTT and SMTP passwords and every extra Kafka option value
 /// replaced, so the output can be pasted into an issue.
 pub fn run(settings: &Settings) -> anyhow::Result<()> {
     let mut shown = settings.clone();
@@ -11,7 +11,8 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     if let Some(key) = &mut shown.auth.jwt_key {
         "***".clone_into(key);
     }
-    for password in [&mut shown.mqtt.password, &mut shown.mqtt.gateway_password].into_iter().flatten() {
+    let smtp = shown.notifications.smtp.as_mut().and_then(|smtp| smtp.password.as_mut());
+    for password in [shown.mqtt.password.as_mut(), shown.mqtt.gateway_password.as_mut(), smtp].into_iter().flatten() {
         "***".clone_into(password);
     }
     if let EventLogSettings::Kafka(kafka) = &mut shown.event_log {

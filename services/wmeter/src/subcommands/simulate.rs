@@ -81,7 +81,7 @@ fn broker(mqtt: &MqttSettings, url: Option<&str>) -> anyhow::Result<Login> {
 /// Registers each device of `fleet` through the API; ones already
 /// registered (409) are kept. Returns how many were created.
 async fn register(api: &str, username: &str, password: &str, fleet: &[SimGateway]) -> anyhow::Result<usize> {
-    let client = reqwest::Client::new();
+    let client = wm_http::client::client();
     let api = api.trim_end_matches('/');
     let signed_in: Value = client
         .post(format!("{api}/api/auth/login"))

@@ -8,6 +8,7 @@ mod suite;
 mod distributed;
 mod forwarding;
 mod helpers;
+mod integrations;
 mod operability;
 mod replay;
 mod suite_embedded;

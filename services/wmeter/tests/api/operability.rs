@@ -106,6 +106,6 @@ async fn graceful_stop_closes_the_listener() {
     let app = spawn_app().await;
     let url = app.url.clone();
     app.stop().await.unwrap();
-    let after = reqwest::Client::new().get(format!("{url}/healthz")).send().await;
+    let after = wm_http::client::client().get(format!("{url}/healthz")).send().await;
     assert!(after.is_err(), "nothing listens after a graceful stop");
 }

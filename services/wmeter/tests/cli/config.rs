@@ -56,7 +56,9 @@ fn unrelated_wmeter_variables_are_not_settings() {
 fn config_print_shows_effective_values_with_password_redacted() {
     let mut file = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
     let toml = "[event_log]\nkind = \"kafka\"\nbrokers = \"kafka:9092\"\n\
-                [event_log.options]\n\"sasl.password\" = \"kafka-secret\"\n";
+                [event_log.options]\n\"sasl.password\" = \"kafka-secret\"\n\
+                [notifications.smtp]\nhost = \"smtp.example.org\"\nfrom = \"w-meter <alarms@example.org>\"\n\
+                username = \"alarms\"\npassword = \"smtp-secret\"\n";
     std::io::Write::write_all(&mut file, toml.as_bytes()).unwrap();
     let output = wmeter()
         .args(["--config", file.path().to_str().unwrap(), "config", "print", "--mode", "distributed"])
@@ -77,4 +79,5 @@ fn config_print_shows_effective_values_with_password_redacted() {
     assert!(!stdout.contains("kafka-secret"), "{stdout}");
     assert!(!stdout.contains("mqtt-secret") && !stdout.contains("gateway-secret"), "{stdout}");
     assert!(stdout.contains("gateway_password = \"***\""), "{stdout}");
+    assert!(!stdout.contains("smtp-secret") && stdout.contains("host = \"smtp.example.org\""), "{stdout}");
 }

@@ -22,7 +22,7 @@ impl Operator {
     pub async fn create(cluster: &Cluster, username: &str) -> Operator {
         let password = "a-long-topology-password";
         cluster.add_user(username, password, "operator");
-        let client = reqwest::Client::new();
+        let client = wm_http::client::client();
         let base = cluster.url("gateway");
         let response = client
             .post(format!("{base}/api/auth/login"))

@@ -104,7 +104,7 @@ async fn a_database_outage_answers_503_and_loses_nothing() {
 
     proxy.cut();
     let down_since = Instant::now();
-    let client = reqwest::Client::builder().timeout(Duration::from_secs(15)).build().unwrap();
+    let client = wm_http::client::builder().timeout(Duration::from_secs(15)).build().unwrap();
     let mut answers = 0;
     while down_since.elapsed() < OUTAGE {
         fleet.send(PER_PHASE / 10).await;
