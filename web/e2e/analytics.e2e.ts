@@ -29,5 +29,5 @@ describe("a meter's consumption chart", () => {
     await suite.page.keyboard.press('ArrowRight');
     const announced = figure.locator('[id^="voiceover-"]').first();
     await waitUntil('the first bar announced', async () => /^Consumption; .+: [\d.,]+ (L|m³)$/.test((await announced.textContent()) ?? ''));
-  });
+  }, 120_000); // readings go through ingest and the rollups' lingering batches first
 });

@@ -44,10 +44,16 @@ describe('the network map', () => {
     const name = (await marker.getAttribute('aria-label'))?.split(',')[0] ?? '';
     // Meters a few metres apart overlap on screen: the keyboard opens this
     // one's popup, whichever is drawn on top.
-    await marker.focus();
-    await page.keyboard.press('Enter');
+    // The view may still be settling (the zoom's animation, then the
+    // markers of the new view replace these): open the popup again until
+    // its link holds still long enough to be clicked.
     const popup = page.getByRole('region', { name });
-    await popup.getByRole('link', { name: 'Open' }).click();
+    await waitUntil('the popup of the meter to open it', async () => {
+      await map.getByRole('button', { name: new RegExp(`^${name}, meter, `) }).first().focus();
+      await page.keyboard.press('Enter');
+      await popup.getByRole('link', { name: 'Open' }).click({ timeout: 5_000 });
+      return true;
+    }, 40_000);
     await page.waitForURL(/\/water-meters\/[0-9a-f]{24}$/);
     await page.getByText(name).first().waitFor();
   });

@@ -7,6 +7,7 @@ import { DeviceSectionsContext, type RenderDeviceSections } from '../components/
 import { NoticeProvider } from '../components/notice.tsx';
 import { DeviceAlarms } from '../features/alarms/components/device-alarms.tsx';
 import { MeterConsumption } from '../features/alarms/components/device-consumption.tsx';
+import { THEME_KEY } from '../lib/theme-choice.ts';
 import type { AppStore } from './store.ts';
 import { theme } from './theme.ts';
 
@@ -22,8 +23,9 @@ const deviceSections: RenderDeviceSections = (deviceId, kind, place) => {
 export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <Provider store={store}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
+      {/* The theme choice is read from localStorage before the first paint (noSsr). */}
+      <ThemeProvider theme={theme} modeStorageKey={THEME_KEY} defaultMode="system" noSsr disableTransitionOnChange>
+        <CssBaseline enableColorScheme />
         <NoticeProvider>
           <DeviceSectionsContext value={deviceSections}>{children}</DeviceSectionsContext>
         </NoticeProvider>

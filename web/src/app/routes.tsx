@@ -64,7 +64,15 @@ export const routes: RouteObject[] = [
                 lazy: page(() => import('../features/search/components/search-results-page.tsx')),
               },
               { path: 'profile', lazy: page(() => import('../features/auth/components/profile-page.tsx')) },
+              {
+                path: 'admin/rules',
+                lazy: page(() => import('../features/alarm-rules/components/alarm-rules-page.tsx')),
+              },
               { path: 'admin/users', lazy: page(() => import('../features/users/components/users-page.tsx')) },
+              {
+                path: 'admin/api-keys',
+                lazy: page(() => import('../features/api-keys/components/api-keys-page.tsx')),
+              },
               { path: 'admin/audit', lazy: page(() => import('../features/audit/components/audit-page.tsx')) },
             ],
           },

@@ -7,6 +7,8 @@ import {
 } from '../lib/constants.ts';
 
 // Breakpoints from spec §9: xs < 400 ≤ sm < 1000 ≤ md ≤ 1200 < lg.
+// A light and a dark scheme (the user's theme choice picks one, lib/theme-choice.ts):
+// the dark one lightens the brand colours so that they keep 4.5:1 on its background.
 export const theme = createTheme({
   breakpoints: {
     values: {
@@ -20,8 +22,18 @@ export const theme = createTheme({
   typography: {
     fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
   },
-  palette: {
-    primary: { main: '#0b5cad' },
-    secondary: { main: '#00838f' },
+  colorSchemes: {
+    light: {
+      palette: {
+        primary: { main: '#0b5cad' },
+        secondary: { main: '#00838f' },
+      },
+    },
+    dark: {
+      palette: {
+        primary: { main: '#6ea8e8' },
+        secondary: { main: '#4fc3cf' },
+      },
+    },
   },
 });

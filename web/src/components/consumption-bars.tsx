@@ -2,6 +2,7 @@
 // one bar per bucket, in the chart's unit, and a marker line on the buckets
 // where an alarm was raised. Arrow keys move between bars (the chart's
 // keyboard navigation), each read with its bucket and volume.
+import { useTheme } from '@mui/material/styles';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { ChartsReferenceLine } from '@mui/x-charts/ChartsReferenceLine';
 
@@ -21,6 +22,9 @@ interface Props {
 }
 
 export default function ConsumptionBars({ bars, unit, seriesLabel, format, marks }: Props) {
+  const { palette } = useTheme();
+  // The error shade that reads as text on the theme's background.
+  const markColour = palette.mode === 'dark' ? palette.error.light : palette.error.dark;
   return (
     <BarChart
       height={260}
@@ -36,8 +40,8 @@ export default function ConsumptionBars({ bars, unit, seriesLabel, format, marks
           x={mark.label}
           label={mark.name}
           labelAlign="start"
-          lineStyle={{ stroke: '#b71c1c', strokeDasharray: '4 2' }}
-          labelStyle={{ fill: '#b71c1c', fontSize: 11 }}
+          lineStyle={{ stroke: markColour, strokeDasharray: '4 2' }}
+          labelStyle={{ fill: markColour, fontSize: 11 }}
         />
       ))}
     </BarChart>

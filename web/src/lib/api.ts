@@ -142,6 +142,11 @@ const TAG_TYPES = [
   'Network',
   /** The users, as admins manage them. */
   'User',
+  /** The API keys, as admins manage them. */
+  'ApiKey',
+  /** The alarm rules, as admins manage them, and each rule's deliveries. */
+  'AlarmRule',
+  'RuleDelivery',
   /** The signed-in user (`/api/auth/me`). */
   'Me',
 ] as const;

@@ -98,3 +98,26 @@ export const AUDIT_FILTER_DEBOUNCE_MS = 300;
 export const AUDIT_PAGE_SIZES = [25, 50, 100] as const;
 /** The server's own default page size. */
 export const AUDIT_DEFAULT_PAGE_SIZE = 50;
+
+// API keys (admins; /admin/api-keys): the server's rules, checked here first.
+export const API_KEY_NAME_MAX_CHARS = 100;
+/** A key expires at most this many days ahead. */
+export const API_KEY_MAX_DAYS = 730;
+/** The expiries offered, in days from now, beside a custom day; the second is chosen first. */
+export const API_KEY_EXPIRY_DAYS = { '30d': 30, '90d': 90, '1y': 365 } as const;
+export const API_KEY_DEFAULT_EXPIRY = '90d';
+
+// Preferences (language and theme, kept per user on the server)
+/** A save of the preferences gives up after this long: the language switch then reloads anyway. */
+export const PREFERENCES_SAVE_TIMEOUT_MS = 3_000;
+
+// Alarm rules (admins; /admin/rules): the server's rules, checked here first.
+export const RULE_NAME_MAX_CHARS = 100;
+/** An email rule's recipients. */
+export const RULE_RECIPIENTS = { min: 1, max: 20 } as const;
+export const WEBHOOK_SECRET_CHARS = { min: 16, max: 256 } as const;
+/** The length of a secret made by Generate, in URL-safe characters. */
+export const WEBHOOK_SECRET_GENERATED_CHARS = 32;
+/** Alarms matched within this many seconds after the first are sent as one message. */
+export const GROUP_WINDOW_SECS = { min: 0, max: 3600 } as const;
+export const GROUP_WINDOW_DEFAULT_SECS = 60;

@@ -1,9 +1,13 @@
 // i18next with one namespace per feature plus `common` (STYLE.md, Medusa).
 // The language is kept in localStorage; switching it reloads the page (spec §1).
+// The signed-in user's choice is also kept on the server (features/auth,
+// use-language-switch.ts and use-preferences-sync.ts).
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
+import enAlarmRules from '../locales/en/alarm-rules.json';
 import enAlarms from '../locales/en/alarms.json';
+import enApiKeys from '../locales/en/api-keys.json';
 import enAudit from '../locales/en/audit.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
@@ -15,7 +19,9 @@ import enOverview from '../locales/en/overview.json';
 import enRegistration from '../locales/en/registration.json';
 import enSearch from '../locales/en/search.json';
 import enUsers from '../locales/en/users.json';
+import frAlarmRules from '../locales/fr/alarm-rules.json';
 import frAlarms from '../locales/fr/alarms.json';
+import frApiKeys from '../locales/fr/api-keys.json';
 import frAudit from '../locales/fr/audit.json';
 import frAuth from '../locales/fr/auth.json';
 import frCommon from '../locales/fr/common.json';
@@ -42,6 +48,8 @@ export const resources = {
     map: enMap,
     users: enUsers,
     audit: enAudit,
+    apiKeys: enApiKeys,
+    alarmRules: enAlarmRules,
   },
   fr: {
     common: frCommon,
@@ -56,6 +64,8 @@ export const resources = {
     map: frMap,
     users: frUsers,
     audit: frAudit,
+    apiKeys: frApiKeys,
+    alarmRules: frAlarmRules,
   },
 } as const;
 
@@ -63,16 +73,25 @@ export type Language = keyof typeof resources;
 export const LANGUAGES: readonly Language[] = ['en', 'fr'];
 const LANGUAGE_KEY = 'lng';
 
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
 export function storedLanguage(storage: Storage = localStorage): Language {
   const stored = storage.getItem(LANGUAGE_KEY);
   return stored === 'fr' ? 'fr' : 'en';
 }
 
-/** The other language is stored and the page reloads in it (spec §1). */
-export function switchLanguage(reload: () => void = () => { window.location.reload(); }) {
-  const next: Language = storedLanguage() === 'en' ? 'fr' : 'en';
-  localStorage.setItem(LANGUAGE_KEY, next);
-  reload();
+/** Kept for the next page load, which is in it (spec §1). */
+export function storeLanguage(language: Language, storage: Storage = localStorage) {
+  storage.setItem(LANGUAGE_KEY, language);
+}
+
+export const otherLanguage = (language: Language): Language => (language === 'en' ? 'fr' : 'en');
+
+/** A reload of the page: how a stored language takes effect (spec §1). */
+export function reloadPage() {
+  window.location.reload();
 }
 
 export function initI18n(language: Language = storedLanguage()) {

@@ -8,6 +8,8 @@ describe('permissions', () => {
     expect([may('operator', 'changeDevices'), may('operator', 'manageUsers')]).toEqual([true, false]);
     expect([may('viewer', 'changeDevices'), may('viewer', 'manageUsers')]).toEqual([false, false]);
     expect(['admin', 'operator', 'viewer'].map((role) => may(role, 'readAudit'))).toEqual([true, false, false]);
+    expect(['admin', 'operator', 'viewer'].map((role) => may(role, 'manageApiKeys'))).toEqual([true, false, false]);
+    expect(['admin', 'operator', 'viewer'].map((role) => may(role, 'manageAlarmRules'))).toEqual([true, false, false]);
     for (const role of [null, '', 'root', 'constructor', 'toString']) {
       expect(may(role, 'changeDevices')).toBe(false);
     }

@@ -15,10 +15,14 @@ export type Permission =
   /** Create, disable and change users. */
   | 'manageUsers'
   /** Read the audit trail (the server asks the same as for users: an admin). */
-  | 'readAudit';
+  | 'readAudit'
+  /** Create and revoke API keys (an admin). */
+  | 'manageApiKeys'
+  /** Create, change, test and delete alarm rules, and read their deliveries (an admin). */
+  | 'manageAlarmRules';
 
 const GRANTS: Record<string, readonly Permission[]> = {
-  admin: ['changeDevices', 'manageUsers', 'readAudit'],
+  admin: ['changeDevices', 'manageUsers', 'readAudit', 'manageApiKeys', 'manageAlarmRules'],
   operator: ['changeDevices'],
   viewer: [],
 };

@@ -8,7 +8,13 @@ import { signedInSession } from './tokens.ts';
 export function shellHandlers(): HttpHandler[] {
   return [
     http.get('/api/auth/me', () =>
-      HttpResponse.json({ id: signedInSession().userId, username: 'alice', role: 'admin', mustChangePassword: false }),
+      HttpResponse.json({
+        id: signedInSession().userId,
+        username: 'alice',
+        role: 'admin',
+        mustChangePassword: false,
+        preferences: { language: 'en', theme: 'system' },
+      }),
     ),
     http.get('/api/proxy/', () => HttpResponse.json({ uptime: 3725 })),
     http.get('/api/proxy/:kind/count', () => HttpResponse.json({ count: 0 })),

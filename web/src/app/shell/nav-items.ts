@@ -1,6 +1,6 @@
 // The navigation entries: the spec's nine (§2, Shell), in its order, with
-// Alarms after Criticals and the Map after Alarms, and Users then the Audit
-// trail (admins) last.
+// Alarms after Criticals and the Map after Alarms, and Alarm rules, Users,
+// the Audit trail then API keys (admins) last.
 // An entry that `needs` a permission is shown only to the roles that have it.
 import { useCan, type Permission } from '../../lib/permissions.ts';
 
@@ -16,8 +16,10 @@ type NavKey =
   | 'nav.map'
   | 'nav.waterMeterRegistration'
   | 'nav.gatewayRegistration'
+  | 'nav.alarmRules'
   | 'nav.users'
-  | 'nav.audit';
+  | 'nav.audit'
+  | 'nav.apiKeys';
 
 export interface NavItem {
   to: string;
@@ -37,8 +39,10 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/map', key: 'nav.map' },
   { to: '/water-meter-registration', key: 'nav.waterMeterRegistration', needs: 'changeDevices' },
   { to: '/gateway-registration', key: 'nav.gatewayRegistration', needs: 'changeDevices' },
+  { to: '/admin/rules', key: 'nav.alarmRules', needs: 'manageAlarmRules' },
   { to: '/admin/users', key: 'nav.users', needs: 'manageUsers' },
   { to: '/admin/audit', key: 'nav.audit', needs: 'readAudit' },
+  { to: '/admin/api-keys', key: 'nav.apiKeys', needs: 'manageApiKeys' },
 ];
 
 /** The entries the signed-in user may use. */
@@ -47,6 +51,8 @@ export function useNavItems(): readonly NavItem[] {
     changeDevices: useCan('changeDevices'),
     manageUsers: useCan('manageUsers'),
     readAudit: useCan('readAudit'),
+    manageApiKeys: useCan('manageApiKeys'),
+    manageAlarmRules: useCan('manageAlarmRules'),
   };
   return NAV_ITEMS.filter((item) => item.needs === undefined || granted[item.needs]);
 }

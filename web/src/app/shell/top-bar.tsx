@@ -1,6 +1,6 @@
 // The top bar (spec §2, Shell): menu (small screens), logo, uptime (desktop),
 // search box, active alarms, live indicator, notification bell, language,
-// user (a link to the profile), logout.
+// theme, user (a link to the profile), logout.
 import LogoutIcon from '@mui/icons-material/Logout';
 import TranslateIcon from '@mui/icons-material/Translate';
 import AppBar from '@mui/material/AppBar';
@@ -14,12 +14,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { AlarmCountButton } from '../../features/alarms/components/alarm-count-button.tsx';
+import { ThemeMenuButton } from '../../features/auth/components/theme-menu-button.tsx';
+import { useLanguageSwitch } from '../../features/auth/hooks/use-language-switch.ts';
 import { useLogout } from '../../features/auth/hooks/use-logout.ts';
 import { LiveIndicator } from '../../features/notifications/components/live-indicator.tsx';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { SearchBox } from '../../features/search/components/search-box.tsx';
 import { useAppSelector } from '../../lib/hooks.ts';
-import { switchLanguage } from '../../lib/i18n.ts';
 import { selectUsername } from '../../lib/session.ts';
 import { NavMenu } from './nav-menu.tsx';
 import { UptimeCaption } from './uptime-caption.tsx';
@@ -34,9 +35,8 @@ export function TopBar({ small, veryNarrow }: Props) {
   const username = useAppSelector(selectUsername);
   const logout = useLogout();
   const onLogout = () => void logout();
-  const onSwitch = () => {
-    switchLanguage();
-  };
+  const switchLanguage = useLanguageSwitch();
+  const onSwitch = () => void switchLanguage();
   return (
     <AppBar position="sticky" component="header">
       <Toolbar sx={{ gap: 1, flexWrap: small ? 'wrap' : 'nowrap', py: small ? 1 : 0 }}>
@@ -63,6 +63,7 @@ export function TopBar({ small, veryNarrow }: Props) {
                 <TranslateIcon />
               </IconButton>
             </Tooltip>
+            <ThemeMenuButton />
             {/* The user's name leads to their profile (and password change). */}
             <Tooltip title={t('topBar.profile')} describeChild>
               <MuiLink

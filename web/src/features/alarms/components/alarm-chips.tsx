@@ -1,6 +1,7 @@
 // An alarm's severity and lifecycle status as small coloured chips. The word
 // is always written, so colour is never the only cue, and every colour holds
-// 4.5:1 contrast against its background (WCAG AA).
+// 4.5:1 contrast against its background (WCAG AA): a status's dark shade on
+// the light theme's paper, the palette's light shade on the dark theme's.
 import Chip from '@mui/material/Chip';
 
 import { useAlarmWords } from '../hooks/use-alarm-words.ts';
@@ -19,6 +20,13 @@ const STATUS_COLOUR: Record<string, string> = {
   closed: '#555555',
 };
 
+const DARK_STATUS_COLOUR: Record<string, string> = {
+  active: 'error.light',
+  acknowledged: 'warning.light',
+  cleared: 'success.light',
+  closed: 'text.secondary',
+};
+
 export function SeverityChip({ severity }: { severity: string }) {
   const words = useAlarmWords();
   return (
@@ -33,13 +41,14 @@ export function SeverityChip({ severity }: { severity: string }) {
 export function StatusChip({ status }: { status: string }) {
   const words = useAlarmWords();
   const colour = STATUS_COLOUR[status] ?? '#555555';
+  const dark = DARK_STATUS_COLOUR[status] ?? 'text.secondary';
   return (
     <Chip
       size="small"
       variant="outlined"
       label={words.status(status)}
       data-status={status}
-      sx={{ color: colour, borderColor: colour }}
+      sx={[{ color: colour, borderColor: colour }, (theme) => theme.applyStyles('dark', { color: dark, borderColor: dark })]}
     />
   );
 }

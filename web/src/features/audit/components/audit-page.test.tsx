@@ -237,8 +237,8 @@ describe('the menu', () => {
   it('offers the Audit trail to admins, right after Users', () => {
     renderWithProviders(<NavList />);
     const links = screen.getAllByRole('link');
-    expect(links.slice(-2).map((link) => link.textContent)).toEqual(['Users', 'Audit trail']);
-    expect(nth(links, links.length - 1)).toHaveAttribute('href', '/admin/audit');
+    expect(links.slice(-3).map((link) => link.textContent)).toEqual(['Users', 'Audit trail', 'API keys']);
+    expect(nth(links, links.length - 2)).toHaveAttribute('href', '/admin/audit');
   });
 
   it('not to operators', () => {

@@ -1,4 +1,7 @@
 import { api } from '../../../lib/api.ts';
+import { PREFERENCES_SAVE_TIMEOUT_MS } from '../../../lib/constants.ts';
+import type { Language } from '../../../lib/i18n.ts';
+import type { ThemeChoice } from '../../../lib/theme-choice.ts';
 
 export interface Credentials {
   username: string;
@@ -11,12 +14,21 @@ export interface LoginResponse {
   userId: string;
 }
 
+/** The signed-in user's choices, kept by the server for every device they use. */
+export interface Preferences {
+  /** Null until a language is chosen. */
+  language: Language | null;
+  theme: ThemeChoice;
+}
+
 /** `GET /api/auth/me`: the signed-in user (docs/administration.md). */
 export interface Me {
   id: string;
   username: string;
   role: string;
   mustChangePassword: boolean;
+  /** Absent from a server that keeps no preferences. */
+  preferences?: Preferences;
 }
 
 export interface PasswordChange {
@@ -54,7 +66,24 @@ export const authApi = api.injectEndpoints({
       },
       invalidatesTags: (result) => (result ? ['Me'] : []),
     }),
+    /** `PUT /api/auth/preferences`: what is stored becomes `me`'s, without reading `me` again. */
+    savePreferences: build.mutation<Preferences, Preferences>({
+      query: (body) => ({ url: 'api/auth/preferences', method: 'PUT', body, timeout: PREFERENCES_SAVE_TIMEOUT_MS }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        let stored: Preferences;
+        try {
+          stored = (await queryFulfilled).data;
+        } catch {
+          return;
+        }
+        dispatch(
+          authApi.util.updateQueryData('me', undefined, (me) => {
+            me.preferences = stored;
+          }),
+        );
+      },
+    }),
   }),
 });
 
-export const { useLoginMutation, useLogoutMutation, useMeQuery, useChangePasswordMutation } = authApi;
+export const { useLoginMutation, useLogoutMutation, useMeQuery, useChangePasswordMutation, useSavePreferencesMutation } = authApi;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { fakeToken, signedInSession } from '../../../testing/tokens.ts';
+import type { Preferences } from '../api/auth-api.ts';
 import ProfilePage from './profile-page.tsx';
 
 const SESSION = { ...signedInSession(), role: 'operator' };
@@ -91,6 +92,28 @@ describe('the profile', () => {
     expect(store.getState().session).toMatchObject({ token: fresh, role: 'operator', username: 'alice', userId: SESSION.userId });
     expect(localStorage.getItem('token')).toBe(fresh);
     expect(screen.getByLabelText(/^Current password/)).toHaveValue('');
+  });
+
+  it('offers the theme: System, Light or Dark, saved for the user as soon as it is chosen', async () => {
+    serve(() => HttpResponse.json({}));
+    const bodies: unknown[] = [];
+    server.use(
+      http.put('/api/auth/preferences', async ({ request }) => {
+        const body = (await request.json()) as Preferences;
+        bodies.push(body);
+        return HttpResponse.json(body);
+      }),
+    );
+    render();
+    const theme = screen.getByRole('radiogroup', { name: 'Theme' });
+    expect(theme).toHaveAccessibleDescription(/^System follows the light or dark setting of your device/);
+    expect(screen.getByRole('radio', { name: 'System' })).toBeChecked();
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Dark' }));
+
+    expect(screen.getByRole('radio', { name: 'Dark' })).toBeChecked();
+    await waitFor(() => { expect(bodies).toEqual([{ language: 'en', theme: 'dark' }]); });
+    expect(localStorage.getItem('theme')).toBe('dark');
   });
 
   it('says so when the change fails for another reason', async () => {

@@ -1,4 +1,5 @@
-// Profile (/profile): who is signed in, with which role, and the password change.
+// Profile (/profile): who is signed in, with which role, their theme, and
+// the password change.
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
@@ -11,6 +12,7 @@ import { isRole } from '../../../lib/permissions.ts';
 import { selectRole, selectUsername } from '../../../lib/session.ts';
 import { useMeQuery } from '../api/auth-api.ts';
 import { PasswordChangeForm } from './password-change-form.tsx';
+import { ThemeField } from './theme-field.tsx';
 
 const FORM_MAX_WIDTH_PX = 600;
 
@@ -36,6 +38,10 @@ export default function ProfilePage() {
           { label: t('profile.role'), value: roleText },
         ]}
       />
+      <Typography variant="h6" component="h2" sx={{ mt: 3 }}>
+        {t('profile.appearance')}
+      </Typography>
+      <ThemeField />
       <Typography id={`${id}-password`} variant="h6" component="h2" sx={{ mt: 3 }}>
         {t('passwordChange.title')}
       </Typography>

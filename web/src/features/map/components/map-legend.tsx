@@ -19,7 +19,7 @@ export function MapLegend() {
           <Box
             component="span"
             aria-hidden
-            sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: colours[health].fill, boxShadow: '0 0 0 1px rgba(0,0,0,0.6)' }}
+            sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: colours[health].fill, boxShadow: (theme) => `0 0 0 1px ${theme.palette.text.secondary}` }}
           />
           {t(`legend.${health}`)}
         </Box>

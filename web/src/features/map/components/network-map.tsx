@@ -5,7 +5,7 @@
 import 'leaflet/dist/leaflet.css';
 
 import GlobalStyles from '@mui/material/GlobalStyles';
-import { useTheme } from '@mui/material/styles';
+import { alpha, emphasize, useTheme, type Theme } from '@mui/material/styles';
 import type { Map as LeafletMap } from 'leaflet';
 import type { Ref } from 'react';
 import { AttributionControl, MapContainer, TileLayer, ZoomControl } from 'react-leaflet';
@@ -29,11 +29,25 @@ interface Props {
   onView: (bbox: string | null) => void;
 }
 
-/** A visible focus on the markers; attribution links told apart from their text by more than colour. */
-const mapStyles = (theme: { palette: { primary: { main: string } } }) => ({
-  [`.${MARKER_CLASS}:focus-visible`]: { outline: `3px solid ${theme.palette.primary.main}`, outlineOffset: 2, borderRadius: '50%' },
-  '.leaflet-container .leaflet-control-attribution a': { textDecoration: 'underline' },
-});
+/**
+ * A visible focus on the markers; attribution links told apart from their
+ * text by more than colour; Leaflet's popups and controls (white in its own
+ * CSS) in the theme's paper and text colours, so that they stay legible in
+ * the dark theme. Each selector outweighs Leaflet's own.
+ */
+const mapStyles = ({ palette }: Theme) => {
+  const paper = { backgroundColor: palette.background.paper, color: palette.text.primary };
+  return {
+    [`.${MARKER_CLASS}:focus-visible`]: { outline: `3px solid ${palette.primary.main}`, outlineOffset: 2, borderRadius: '50%' },
+    '.leaflet-container .leaflet-control.leaflet-control-attribution': { ...paper, backgroundColor: alpha(palette.background.paper, 0.8) },
+    '.leaflet-container .leaflet-control-attribution a': { textDecoration: 'underline', color: palette.primary.main },
+    '.leaflet-container .leaflet-popup .leaflet-popup-content-wrapper, .leaflet-container .leaflet-popup .leaflet-popup-tip': paper,
+    '.leaflet-container .leaflet-popup a.leaflet-popup-close-button': { color: palette.text.secondary },
+    '.leaflet-container .leaflet-bar a': { ...paper, borderBottomColor: palette.divider },
+    '.leaflet-container .leaflet-bar a:hover, .leaflet-container .leaflet-bar a:focus': { backgroundColor: emphasize(palette.background.paper, 0.08) },
+    '.leaflet-container .leaflet-bar a.leaflet-disabled': { backgroundColor: palette.background.paper, color: palette.text.disabled },
+  };
+};
 
 export function NetworkMap({ ref, tiles, view, search, target, onView }: Props) {
   const { t } = useMapWords();
@@ -50,7 +64,7 @@ export function NetworkMap({ ref, tiles, view, search, target, onView }: Props) 
         maxZoom={MAP_MAX_ZOOM}
         zoomControl={false}
         attributionControl={false}
-        style={{ height: '100%', width: '100%', background: palette.grey[100] }}
+        style={{ height: '100%', width: '100%', background: palette.mode === 'dark' ? palette.grey[900] : palette.grey[100] }}
       >
         <ZoomControl zoomInTitle={t('controls.zoomIn')} zoomOutTitle={t('controls.zoomOut')} />
         <AttributionControl prefix={prefix} />

@@ -1,6 +1,7 @@
 // Critical Alerts (spec §2): 'raised' first; the heading pulses red while the
 // meter is in critical state (still, when the user prefers reduced motion).
 import Box from '@mui/material/Box';
+import { darken, lighten, type Theme } from '@mui/material/styles';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -20,13 +21,19 @@ export function raisedFirst(alerts: readonly CriticalAlert[]): CriticalAlert[] {
   return [...alerts].sort((a, b) => rank(a) - rank(b));
 }
 
-// The pulse runs between two reds that both keep 4.5:1 contrast on white
-// (WCAG AA): fading the text's opacity would make it unreadable half the time.
-const PULSE = {
-  color: 'error.main',
-  '@keyframes criticalPulse': { '0%': { color: '#d32f2f' }, '50%': { color: '#7f0000' }, '100%': { color: '#d32f2f' } },
-  animation: 'criticalPulse 1.5s ease-in-out infinite',
-  '@media (prefers-reduced-motion: reduce)': { animation: 'none' },
+// The pulse runs between two reds that both keep 4.5:1 contrast on the
+// theme's background (WCAG AA), the error colour and a shade of it further
+// from the background: fading the text's opacity would make it unreadable
+// half the time.
+const PULSE = (theme: Theme) => {
+  const { main } = theme.palette.error;
+  const far = theme.palette.mode === 'dark' ? lighten(main, 0.4) : darken(main, 0.4);
+  return {
+    color: main,
+    '@keyframes criticalPulse': { '0%': { color: main }, '50%': { color: far }, '100%': { color: main } },
+    animation: 'criticalPulse 1.5s ease-in-out infinite',
+    '@media (prefers-reduced-motion: reduce)': { animation: 'none' },
+  };
 };
 
 const VISUALLY_HIDDEN = {
