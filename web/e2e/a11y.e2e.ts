@@ -1,5 +1,7 @@
 // Every route: axe-core finds no serious or critical violation, and a
-// screenshot is kept at desktop and phone size (web/e2e/artifacts/).
+// screenshot is kept at desktop and phone size (web/e2e/artifacts/); the
+// admin screens and the overview are checked in dark mode too (contrast
+// included), as a device set to dark shows them.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -29,8 +31,10 @@ async function routes(api: Api, ctx: WmeterContext): Promise<[name: string, path
     ['gateway-registration', '/gateway-registration'],
     ['water-meter-registration', '/water-meter-registration'],
     ['search', '/search'],
+    ['alarm-rules', '/admin/rules'],
     ['users', '/admin/users'],
     ['audit', '/admin/audit'],
+    ['api-keys', '/admin/api-keys'],
     ['profile', '/profile'],
   ];
 }
@@ -74,3 +78,33 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const
     });
   });
 }
+
+describe('the dark theme', () => {
+  const suite = browserSuite();
+
+  it('follows a device set to dark, and is legible on the admin screens', async () => {
+    await suite.page.emulateMedia({ colorScheme: 'dark' });
+    const found: string[] = [];
+    for (const [name, path] of [
+      ['overview', '/'],
+      ['alarm-rules', '/admin/rules'],
+      ['users', '/admin/users'],
+      ['audit', '/admin/audit'],
+      ['api-keys', '/admin/api-keys'],
+      ['profile', '/profile'],
+    ] as const) {
+      await suite.page.goto(path);
+      await suite.page.getByRole('heading', { level: 1 }).first().waitFor();
+      await suite.page
+        .waitForFunction(() => document.querySelectorAll('[role="progressbar"], .MuiSkeleton-root').length === 0, undefined, {
+          timeout: 15_000,
+        })
+        .catch(() => undefined);
+      const background = await suite.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background, `${path} is dark`).toMatch(/^rgb\((\d{1,2}), (\d{1,2}), (\d{1,2})\)$/);
+      await screenshot(suite.page, `${name}-dark`);
+      found.push(...(await serious(suite.page)).map((v) => `${path}: ${v}`));
+    }
+    expect(found).toEqual([]);
+  });
+});

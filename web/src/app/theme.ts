@@ -36,4 +36,12 @@ export const theme = createTheme({
       },
     },
   },
+  components: {
+    // The dark scheme's error red is too light under a badge's white count.
+    MuiBadge: {
+      styleOverrides: {
+        colorError: ({ theme }) => theme.applyStyles('dark', { backgroundColor: theme.palette.error.dark }),
+      },
+    },
+  },
 });

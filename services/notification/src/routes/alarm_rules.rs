@@ -43,7 +43,8 @@ pub enum ChannelInput {
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RuleInput {
-    /// 1 to 100 characters.
+    /// 1 to 100 characters, without control characters.
+    #[schema(min_length = 1, max_length = 100)]
     name: String,
     enabled: bool,
     #[serde(rename = "match")]
@@ -222,7 +223,7 @@ pub async fn create(
 ) -> Result<HttpResponse, ApiError> {
     admin(&caller)?;
     let now = state.clock.now();
-    let (rule, secret) = rule_of(body.into_inner(), uuid::Uuid::now_v7().simple().to_string(), None, now)?;
+    let (rule, secret) = rule_of(body.into_inner(), wm_domain::DeviceId::new().to_string(), None, now)?;
     let mut tx = state.db.begin_write().await?;
     alarm_rules::save(&mut tx, &rule, secret.as_deref()).await?;
     audited(&mut tx, &rule.id, attempt(&caller, "rule.create", &rule.id).succeeded(None, Some(audit_json(&rule)), now))

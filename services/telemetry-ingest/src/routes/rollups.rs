@@ -193,7 +193,8 @@ pub struct TopConsumers {
 
 /// A whole number from `value`, `default` when absent, within `range`.
 fn whole(field: &'static str, value: Option<&str>, default: i64, range: (i64, i64)) -> Result<i64, IngestError> {
-    let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else { return Ok(default) };
+    // Given empty, it is a bad number, as its schema says; only absent is the default.
+    let Some(value) = value.map(str::trim) else { return Ok(default) };
     value
         .parse::<i64>()
         .ok()

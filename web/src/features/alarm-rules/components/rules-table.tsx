@@ -32,7 +32,7 @@ const ACTIONS: readonly RuleAction[] = ['edit', 'test', 'deliveries', 'delete'];
 export function RulesTable({ rules, working, onToggle, onAction }: Props) {
   const { t } = useTranslation('alarmRules');
   return (
-    <TableContainer component={Paper} variant="outlined">
+    <TableContainer component={Paper} variant="outlined" tabIndex={0} role="region" aria-label={t('table.label')}>
       <Table size="small" aria-label={t('table.label')}>
         <TableHead>
           <TableRow>

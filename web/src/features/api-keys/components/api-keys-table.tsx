@@ -36,7 +36,7 @@ const STATUS_COLOUR: Record<ApiKeyStatus, 'success' | 'default' | 'error'> = {
 export function ApiKeysTable({ keys, working, onRevoke }: Props) {
   const { t } = useTranslation('apiKeys');
   return (
-    <TableContainer component={Paper} variant="outlined">
+    <TableContainer component={Paper} variant="outlined" tabIndex={0} role="region" aria-label={t('table.label')}>
       <Table size="small" aria-label={t('table.label')}>
         <TableHead>
           <TableRow>
