@@ -9,6 +9,7 @@ mod analytics;
 mod api;
 mod distributed;
 mod fleet;
+mod import;
 mod ingest;
 mod lcp;
 mod load;
@@ -43,6 +44,8 @@ enum Command {
     Api(api::Args),
     /// LCP of the overview in headless Chromium.
     Lcp(lcp::Args),
+    /// A CSV import of new gateways: the dry run, then the apply.
+    Import(import::Args),
     /// Projection writes against batched inserts of the same rows.
     Projection(projection::Args),
     /// SSE fan-out to many open streams, against a bare actix SSE handler.
@@ -72,6 +75,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Distributed(args) => distributed::run(args).await,
         Command::Api(args) => api::run(args).await,
         Command::Lcp(args) => lcp::run(args).await,
+        Command::Import(args) => import::run(args).await,
         Command::Projection(args) => projection::run(args).await,
         Command::Sse(args) => sse::run(args).await,
         Command::SseReference { port } => sse::reference_server(port).await,

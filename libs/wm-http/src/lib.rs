@@ -29,6 +29,7 @@ pub mod params;
 mod settings;
 pub mod telemetry;
 pub mod trace;
+pub mod upload;
 
 pub use client_ip::{ForwardedFor, client_ip};
 pub use error::{ApiError, chain, json_errors, not_found};

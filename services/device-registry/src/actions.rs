@@ -17,6 +17,7 @@ use crate::{
     NAME,
     domain::{gateway, meter},
     error::RegistryError,
+    import::{NewDevice, RowError},
     messages::{EDIT_PHONE_IN_USE, already_in_use},
     storage::{devices, identifiers},
 };
@@ -28,6 +29,9 @@ use crate::{
 /// happened, not only per device. Registrations are human-paced; one
 /// partition is plenty. The envelope's `device_id` still names the device.
 pub const REGISTRY_KEY: &str = "registry";
+
+/// The most devices an import registers in one transaction.
+pub const IMPORT_CHUNK: usize = 500;
 
 /// The registry's write side.
 #[derive(Clone, Debug)]
@@ -107,6 +111,52 @@ impl Actions {
         .await
     }
 
+    /// Registers the new devices of an import (`crate::import`), up to
+    /// [`IMPORT_CHUNK`] to a transaction, each as a registration is: its
+    /// event and its audit record. A row whose identifiers another device
+    /// took since the check is skipped with the spec's "already in use".
+    /// Returns how many were registered, and the rows skipped.
+    pub async fn register_all(
+        &self,
+        attempt: &Attempt,
+        new: Vec<(usize, NewDevice)>,
+    ) -> Result<(usize, Vec<RowError>), RegistryError> {
+        let (mut registered, mut skipped) = (0, Vec::new());
+        for chunk in new.chunks(IMPORT_CHUNK) {
+            let mut tx = self.db.begin_write().await?;
+            for (row, device) in chunk {
+                let (kind, id) = match device {
+                    NewDevice::Gateway(_) => (DeviceKind::Gateway, DeviceId::with_timestamp(self.clock.now())),
+                    NewDevice::Meter(_) => (DeviceKind::Meter, DeviceId::with_timestamp(self.clock.now())),
+                };
+                let taken = identifiers::taken(&mut tx, &id.to_string(), &device.identifiers()).await?;
+                if !taken.is_empty() {
+                    let errors = taken.into_iter().map(|f| RowError {
+                        row: *row,
+                        field: f.to_owned(),
+                        message: already_in_use(f),
+                    });
+                    skipped.extend(errors);
+                    continue;
+                }
+                let registered_at = devices::next_registered_at(&mut tx, kind, self.clock.now()).await?;
+                let events = match device.clone() {
+                    NewDevice::Gateway(gateway) => {
+                        gateway::decide(None, false, gateway::Command::Register { id, registered_at, gateway })?
+                    }
+                    NewDevice::Meter(meter) => {
+                        meter::decide(None, false, meter::Command::Register { id, registered_at, meter })?
+                    }
+                };
+                self.record(&mut tx, attempt, (kind, id), None, events, &already_in_use).await?;
+                registered += 1;
+            }
+            tx.commit().await?;
+            self.relay.wake();
+        }
+        Ok((registered, skipped))
+    }
+
     /// Runs `decide` in a write transaction, persists and stages its
     /// events with the audit record of `attempt` (the device before and
     /// after), and commits. `in_use` words a uniqueness conflict that only
@@ -122,8 +172,25 @@ impl Actions {
         let mut tx = self.db.begin_write().await?;
         let before = devices::audit_snapshot(&mut tx, kind, &id.to_string()).await?;
         let events = decide(&mut tx).await?;
+        self.record(&mut tx, attempt, (kind, id), before, events, &in_use).await?;
+        tx.commit().await?;
+        self.relay.wake();
+        Ok(())
+    }
+
+    /// Persists `events` of the device `id` in `tx`, and stages them with
+    /// the audit record of `attempt`, from `before` to the device after.
+    async fn record(
+        &self,
+        tx: &mut Tx,
+        attempt: &Attempt,
+        (kind, id): (DeviceKind, DeviceId),
+        before: Option<String>,
+        events: Vec<Payload>,
+        in_use: &dyn Fn(&str) -> String,
+    ) -> Result<(), RegistryError> {
         for event in &events {
-            devices::persist(&mut tx, event).await.map_err(|e| match e {
+            devices::persist(tx, event).await.map_err(|e| match e {
                 StorageError::Taken { field, .. } => {
                     RegistryError::Taken(BTreeMap::from([(field.to_owned(), in_use(field))]))
                 }
@@ -131,15 +198,13 @@ impl Actions {
             })?;
         }
         let now = self.clock.now();
-        let after = devices::audit_snapshot(&mut tx, kind, &id.to_string()).await?;
+        let after = devices::audit_snapshot(tx, kind, &id.to_string()).await?;
         let envelopes: Vec<Envelope> = events
             .into_iter()
             .map(|event| Envelope::new(id.to_string(), &attempt.actor, event).with_occurred_at(now))
             .collect();
-        outbox::stage(&mut tx, NAME, Some(REGISTRY_KEY), &envelopes).await?;
-        audit::stage(&mut tx, NAME, &attempt.clone().on(&id.to_string()).succeeded(before, after, now)).await?;
-        tx.commit().await?;
-        self.relay.wake();
+        outbox::stage(tx, NAME, Some(REGISTRY_KEY), &envelopes).await?;
+        audit::stage(tx, NAME, &attempt.clone().on(&id.to_string()).succeeded(before, after, now)).await?;
         Ok(())
     }
 }

@@ -16,6 +16,7 @@
 pub mod actions;
 pub mod domain;
 mod error;
+pub mod import;
 pub mod json;
 pub mod map;
 mod messages;

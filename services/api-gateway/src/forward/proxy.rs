@@ -5,7 +5,6 @@
 use std::{sync::Arc, time::Duration};
 
 use actix_web::{HttpRequest, HttpResponse, http::StatusCode, web};
-use futures::StreamExt;
 use wm_http::ApiError;
 
 use super::{GatewaySettings, Owner, RouteTable};
@@ -76,7 +75,11 @@ pub async fn forward(
     let Some(base) = forwarder.base_url(owner) else {
         return Err(GatewayError::Unavailable(owner.name()).into());
     };
-    let body = read_body(body, forwarder.inner.max_body_bytes).await?;
+    let limit = wm_http::upload::limit_of(req.path(), forwarder.inner.max_body_bytes);
+    let body = wm_http::upload::read(body, limit).await.map_err(|e| match e {
+        wm_http::upload::ReadError::TooLarge(limit) => GatewayError::TooLarge(limit),
+        wm_http::upload::ReadError::Broken(reason) => GatewayError::BadBody(reason),
+    })?;
     let url = match req.uri().query() {
         Some(query) => format!("{base}{}?{query}", req.path()),
         None => format!("{base}{}", req.path()),
@@ -90,18 +93,6 @@ pub async fn forward(
             },
         )?;
     Ok(response(upstream))
-}
-
-async fn read_body(mut payload: web::Payload, limit: usize) -> Result<web::Bytes, GatewayError> {
-    let mut body = web::BytesMut::new();
-    while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| GatewayError::BadBody(e.to_string()))?;
-        if body.len() + chunk.len() > limit {
-            return Err(GatewayError::TooLarge(limit));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body.freeze())
 }
 
 /// The client's headers minus hop-by-hop ones, plus `X-Forwarded-For`

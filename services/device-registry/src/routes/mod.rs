@@ -5,7 +5,7 @@
 //! `/gateways` (`gateways/gateway-activity`) must therefore be mounted
 //! before this service (see `wmeter`'s `app.rs`).
 
-mod bodies;
+pub(crate) mod bodies;
 mod changes;
 mod detail;
 mod fieldcheck;
@@ -14,6 +14,7 @@ mod map;
 mod params;
 mod schemas;
 mod search;
+mod transfer;
 
 use actix_web::web;
 use utoipa::OpenApi;
@@ -50,6 +51,8 @@ use wm_http::methods::not_a_fixed_path;
         search::get,
         map::view,
         map::extent,
+        transfer::import,
+        transfer::export,
     ),
     components(schemas(wm_http::ApiError))
 )]
@@ -83,5 +86,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/proxy/fieldcheck/{value}", web::get().to(fieldcheck::get))
         .route("/api/proxy/search", web::get().to(search::get))
         .route("/api/map", web::get().to(map::view))
-        .route("/api/map/extent", web::get().to(map::extent));
+        .route("/api/map/extent", web::get().to(map::extent))
+        .route("/api/devices/import/{kind}", web::post().to(transfer::import))
+        .route("/api/devices/export/{kind}", web::get().to(transfer::export));
 }

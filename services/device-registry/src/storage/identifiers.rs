@@ -15,6 +15,12 @@ pub async fn exists(db: &Db, field: &str, value: &str) -> Result<bool, StorageEr
     Ok(n > 0)
 }
 
+/// The device that holds `value` for `field`, if one does.
+pub async fn owner(db: &Db, field: &str, value: &str) -> Result<Option<String>, StorageError> {
+    let sql = "SELECT device_id FROM device_identifiers WHERE field = $1 AND value = $2";
+    Ok(with_pool!(db, pool => sqlx::query_scalar(sql).bind(field).bind(value).fetch_optional(pool).await)?)
+}
+
 /// The fields of `wanted` whose values another device holds.
 pub async fn taken(tx: &mut Tx, device_id: &str, wanted: &Identifiers) -> Result<Vec<&'static str>, StorageError> {
     let sql = "SELECT device_id FROM device_identifiers WHERE field = $1 AND value = $2";

@@ -14,6 +14,7 @@ pub mod api_keys;
 pub mod attacks;
 pub mod audit;
 pub mod bad_input;
+pub mod devices_csv;
 pub mod docs;
 pub mod edits;
 pub mod registration;
@@ -64,6 +65,9 @@ macro_rules! suite_tests {
             admin::a_role_change_a_disable_and_a_revocation_take_effect_on_the_next_request,
             admin::only_admins_administer_users,
             admin::a_user_keeps_their_language_and_theme,
+            devices_csv::a_dry_run_reports_every_row_s_problems_with_the_form_s_messages,
+            devices_csv::applying_registers_the_valid_rows_once_and_an_export_imports_again,
+            devices_csv::malformed_files_get_a_clear_error,
             api_keys::a_key_works_like_a_token_of_its_role_until_it_is_revoked,
             api_keys::a_key_shows_when_and_where_it_was_last_used,
             api_keys::a_key_is_refused_once_it_expires,
