@@ -82,18 +82,18 @@ pub async fn spawn_each(adjust: impl Fn(&mut Settings)) -> Vec<TestApp> {
 }
 
 /// A gateway whose four upstreams are all `upstream`. The distributed mode
-/// asks for PostgreSQL and Kafka, which the gateway never uses.
-pub async fn spawn_gateway(upstream: &str) -> TestApp {
+/// asks for PostgreSQL, which the gateway never opens, and Kafka, whose auth
+/// topic it follows (token versions and API keys): `None` without Kafka.
+pub async fn spawn_gateway(upstream: &str) -> Option<TestApp> {
     let mut settings = Settings::default();
     settings.database.url = "postgres://nobody@127.0.0.1:1/none".to_owned();
-    settings.event_log =
-        wm_eventlog::EventLogSettings::Kafka(wm_eventlog::kafka::KafkaSettings::with_brokers("127.0.0.1:1"));
+    settings.event_log = wm_eventlog::EventLogSettings::Kafka(wm_test_support::log::kafka()?);
     let u = &mut settings.gateway.upstreams;
     for url in [&mut u.auth, &mut u.device_registry, &mut u.telemetry_ingest, &mut u.notification] {
         *url = Some(upstream.to_owned());
     }
     settings.gateway.connect_timeout_ms = 500;
-    spawn_with(settings, Mode::Distributed, Role::Service(wmeter::Service::ApiGateway), None).await
+    Some(spawn_with(settings, Mode::Distributed, Role::Service(wmeter::Service::ApiGateway), None).await)
 }
 
 /// `role` on a free port with `settings`, serving a stand-in dashboard.
