@@ -3,10 +3,12 @@ import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 
+import { DeviceImportContext, type RenderDeviceImport } from '../components/device-csv-actions.tsx';
 import { DeviceSectionsContext, type RenderDeviceSections } from '../components/device-sections.tsx';
 import { NoticeProvider } from '../components/notice.tsx';
 import { DeviceAlarms } from '../features/alarms/components/device-alarms.tsx';
 import { MeterConsumption } from '../features/alarms/components/device-consumption.tsx';
+import { ImportButton } from '../features/device-import/components/import-button.tsx';
 import { THEME_KEY } from '../lib/theme-choice.ts';
 import type { AppStore } from './store.ts';
 import { theme } from './theme.ts';
@@ -20,6 +22,9 @@ const deviceSections: RenderDeviceSections = (deviceId, kind, place) => {
   return kind === 'meter' ? <MeterConsumption meterId={deviceId} /> : null;
 };
 
+/** The CSV import beside the title of the Gateways and Water Meters lists. */
+const deviceImport: RenderDeviceImport = (props) => <ImportButton {...props} />;
+
 export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <Provider store={store}>
@@ -27,7 +32,9 @@ export function AppProviders({ store, children }: { store: AppStore; children: R
       <ThemeProvider theme={theme} modeStorageKey={THEME_KEY} defaultMode="system" noSsr disableTransitionOnChange>
         <CssBaseline enableColorScheme />
         <NoticeProvider>
-          <DeviceSectionsContext value={deviceSections}>{children}</DeviceSectionsContext>
+          <DeviceSectionsContext value={deviceSections}>
+            <DeviceImportContext value={deviceImport}>{children}</DeviceImportContext>
+          </DeviceSectionsContext>
         </NoticeProvider>
       </ThemeProvider>
     </Provider>

@@ -1,7 +1,7 @@
 // "Download CSV" of a consumption series, the range a chart shows
 // (docs/analytics.md, Exports): saved under the server's file name; a
 // failure says so in a notice. `CsvButton` is the same button for any other
-// download (the audit trail's).
+// download (the audit trail's, a device list's), under its own label if need be.
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
@@ -15,9 +15,11 @@ interface CsvButtonProps {
   download: () => Promise<unknown>;
   loading: boolean;
   disabled?: boolean;
+  /** Instead of "Download CSV". */
+  label?: string;
 }
 
-export function CsvButton({ download, loading, disabled = false }: CsvButtonProps) {
+export function CsvButton({ download, loading, disabled = false, label }: CsvButtonProps) {
   const { t } = useTranslation();
   const notify = useNotice();
   const onClick = () => {
@@ -32,7 +34,7 @@ export function CsvButton({ download, loading, disabled = false }: CsvButtonProp
       disabled={disabled}
       onClick={onClick}
     >
-      {loading ? t('export.downloading') : t('export.csv')}
+      {loading ? t('export.downloading') : (label ?? t('export.csv'))}
     </Button>
   );
 }

@@ -183,12 +183,16 @@ export function httpStatus(error: unknown): number | null {
 
 export const isForbidden = (error: unknown) => httpStatus(error) === 403;
 
+/** The JSON body of an API error, when it is an object. */
+function bodyOf(error: unknown): Record<string, unknown> | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const data = (error as { data?: unknown }).data;
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : null;
+}
+
 /** The per-field messages of an API error's JSON body (`fields`), by field name; empty without. */
 export function errorFields(error: unknown): Record<string, string> {
-  if (typeof error !== 'object' || error === null) return {};
-  const data = (error as { data?: unknown }).data;
-  if (typeof data !== 'object' || data === null) return {};
-  const fields = (data as { fields?: unknown }).fields;
+  const fields = bodyOf(error)?.fields;
   if (typeof fields !== 'object' || fields === null) return {};
   return Object.fromEntries(
     Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
@@ -197,9 +201,12 @@ export function errorFields(error: unknown): Record<string, string> {
 
 /** The stable `code` of an API error's JSON body (DESIGN §6), when it has one. */
 export function errorCode(error: unknown): string | null {
-  if (typeof error !== 'object' || error === null) return null;
-  const data = (error as { data?: unknown }).data;
-  if (typeof data !== 'object' || data === null) return null;
-  const code = (data as { code?: unknown }).code;
+  const code = bodyOf(error)?.code;
   return typeof code === 'string' ? code : null;
+}
+
+/** The sentence of an API error's JSON body (`message`), when it has one. */
+export function errorMessage(error: unknown): string | null {
+  const message = bodyOf(error)?.message;
+  return typeof message === 'string' && message !== '' ? message : null;
 }

@@ -121,3 +121,9 @@ export const WEBHOOK_SECRET_GENERATED_CHARS = 32;
 /** Alarms matched within this many seconds after the first are sent as one message. */
 export const GROUP_WINDOW_SECS = { min: 0, max: 3600 } as const;
 export const GROUP_WINDOW_DEFAULT_SECS = 60;
+
+// Device CSV import (/api/devices/import/{kind}): the server's limit, checked here first.
+export const DEVICE_IMPORT_MAX_MIB = 10;
+export const DEVICE_IMPORT_MAX_BYTES = DEVICE_IMPORT_MAX_MIB * 1024 * 1024;
+/** The import dialog lists at most this many of a file's problems. */
+export const DEVICE_IMPORT_PROBLEMS_SHOWN = 100;

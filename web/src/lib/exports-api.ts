@@ -1,17 +1,25 @@
-// CSV exports (docs/analytics.md, Exports), any role: fetched with the
-// bearer token, which a plain link could not send, and saved under the
-// server's file name. A download answers the name it was saved under.
+// CSV exports (docs/analytics.md, Exports; a device list's), any role:
+// fetched with the bearer token, which a plain link could not send, and
+// saved under the server's file name. A download answers the name it was
+// saved under.
 import type { BaseQueryApi, FetchBaseQueryError } from '@reduxjs/toolkit/query';
 
 import { api, fetchWithReauth } from './api.ts';
 import { seriesParams, type SeriesArg } from './rollups-api.ts';
 import { filenameOf, saveBlob } from './save-file.ts';
+import type { DeviceCsvKind } from './types.ts';
 
 export interface MeterIndexArg {
   /** ISO 8601; the server rounds it down to its hour. */
   at: string;
   /** Only meters whose serial number or name holds this text. */
   q?: string;
+}
+
+export interface DevicesCsvArg {
+  kind: DeviceCsvKind;
+  /** ISO 8601: only the devices registered before it, as a list's start date; all without. */
+  start?: string | undefined;
 }
 
 type Outcome = { data: string } | { error: FetchBaseQueryError };
@@ -46,7 +54,12 @@ export const exportsApi = api.injectEndpoints({
         return downloadFile('api/exports/meter-index', { at, ...(text ? { q: text } : {}) }, 'meter-index.csv', queryApi);
       },
     }),
+    /** A device list's columns, which re-import as they are, newest first. */
+    devicesCsv: build.mutation<string, DevicesCsvArg>({
+      queryFn: ({ kind, start }, queryApi) =>
+        downloadFile(`api/devices/export/${kind}`, start ? { start } : {}, `${kind}.csv`, queryApi),
+    }),
   }),
 });
 
-export const { useConsumptionCsvMutation, useMeterIndexCsvMutation } = exportsApi;
+export const { useConsumptionCsvMutation, useMeterIndexCsvMutation, useDevicesCsvMutation } = exportsApi;

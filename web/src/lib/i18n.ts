@@ -11,6 +11,7 @@ import enApiKeys from '../locales/en/api-keys.json';
 import enAudit from '../locales/en/audit.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
+import enDeviceImport from '../locales/en/device-import.json';
 import enGateways from '../locales/en/gateways.json';
 import enMap from '../locales/en/map.json';
 import enMeters from '../locales/en/meters.json';
@@ -25,6 +26,7 @@ import frApiKeys from '../locales/fr/api-keys.json';
 import frAudit from '../locales/fr/audit.json';
 import frAuth from '../locales/fr/auth.json';
 import frCommon from '../locales/fr/common.json';
+import frDeviceImport from '../locales/fr/device-import.json';
 import frGateways from '../locales/fr/gateways.json';
 import frMap from '../locales/fr/map.json';
 import frMeters from '../locales/fr/meters.json';
@@ -50,6 +52,7 @@ export const resources = {
     audit: enAudit,
     apiKeys: enApiKeys,
     alarmRules: enAlarmRules,
+    deviceImport: enDeviceImport,
   },
   fr: {
     common: frCommon,
@@ -66,6 +69,7 @@ export const resources = {
     audit: frAudit,
     apiKeys: frApiKeys,
     alarmRules: frAlarmRules,
+    deviceImport: frDeviceImport,
   },
 } as const;
 

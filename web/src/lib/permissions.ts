@@ -9,6 +9,9 @@ import { useAppSelector } from './hooks.ts';
 export const ROLES = ['admin', 'operator', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
+/** The least trusted role: a new user's or API key's, until an admin raises it on purpose. */
+export const DEFAULT_NEW_ROLE: Role = 'viewer';
+
 export type Permission =
   /** Register, edit and delete devices, answer shutdown requests, act on alarms and valve commands. */
   | 'changeDevices'

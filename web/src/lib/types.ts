@@ -108,6 +108,9 @@ export interface Count {
   count: number;
 }
 
+/** The device lists the CSV import and export hold (`/api/devices/{import,export}/{kind}`). */
+export type DeviceCsvKind = 'gateways' | 'meters';
+
 /** Query parameters of the paged lists (spec §7). */
 export interface PageParams {
   max: number;

@@ -40,11 +40,12 @@ fn replay(args: &[&str]) -> String {
 fn replay_runs_against_the_configured_log() {
     assert_eq!(
         replay(&[]),
-        "auth.audit: rebuilt from 0 events\ndevice-registry.devices: rebuilt from 0 events\ndevice-registry.state: rebuilt from 0 events\n\
+        "auth.audit: rebuilt from 0 events\nauth.key-uses: rebuilt from 0 events\n\
+         device-registry.devices: rebuilt from 0 events\ndevice-registry.state: rebuilt from 0 events\n\
          telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n\
          telemetry-ingest.rollups: rebuilt from 0 events\n\
          notification.directory: rebuilt from 0 events\nnotification.rules: rebuilt from 0 events\n\
-         notification.inbox: rebuilt from 0 events\n"
+         notification.inbox: rebuilt from 0 events\nnotification.alarm-rules: rebuilt from 0 events\n"
     );
 }
 

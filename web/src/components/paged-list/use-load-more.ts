@@ -1,5 +1,6 @@
 // The machinery behind every Load More (spec §2, §4): the first page, then a
-// page at a time after the rows shown. A new `resetKey` starts over; answers
+// page at a time after the rows shown. A new `resetKey` starts over, and so
+// does `reload` (e.g. once devices were imported); answers
 // to a superseded request are ignored, cancelled ones too (§7), and a failed
 // load is logged (§8).
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -16,6 +17,8 @@ export interface PagedList<T> {
   /** The last page was full, so there may be more. */
   hasMore: boolean;
   loadMore: () => void;
+  /** Starts over from the first page. */
+  reload: () => void;
 }
 
 export interface Pager<T, A> {
@@ -57,10 +60,12 @@ export function useLoadMore<T, A>(
     }
   }, []);
 
-  // A new key starts over (adjusting state while rendering, as React advises).
-  const [shownFor, setShownFor] = useState(resetKey);
-  if (shownFor !== resetKey) {
-    setShownFor(resetKey);
+  // A new key or a reload starts over (adjusting state while rendering, as React advises).
+  const [reloads, setReloads] = useState(0);
+  const key = `${String(reloads)}:${resetKey}`;
+  const [shownFor, setShownFor] = useState(key);
+  if (shownFor !== key) {
+    setShownFor(key);
     setItems([]);
     setStatus('loading');
     setHasMore(false);
@@ -70,7 +75,7 @@ export function useLoadMore<T, A>(
   useEffect(() => {
     generation.current += 1;
     void run(latest.current.pager.first, generation.current);
-  }, [resetKey, run]);
+  }, [key, run]);
 
   const loadMore = useCallback(() => {
     const gen = generation.current;
@@ -80,5 +85,9 @@ export function useLoadMore<T, A>(
     });
   }, [items, run]);
 
-  return { items, status, loadingMore, hasMore, loadMore };
+  const reload = useCallback(() => {
+    setReloads((count) => count + 1);
+  }, []);
+
+  return { items, status, loadingMore, hasMore, loadMore, reload };
 }

@@ -72,6 +72,20 @@ describe('usePagedList', () => {
     expect(new Date(last?.start ?? '').getDate()).toBe(11);
   });
 
+  it('starts over from the first page on reload, with the same start day', async () => {
+    let round = 0;
+    const fetchPage = vi.fn(() => Promise.resolve(full(`r${String(round)}-`, 5)));
+    const { result } = renderHook(() => usePagedList(fetchPage, '2026-01-10'));
+    await waitFor(() => { expect(result.current.items[0]?._id).toBe('r0-0'); });
+
+    round = 1;
+    act(() => { result.current.reload(); });
+    await waitFor(() => { expect(result.current.items[0]?._id).toBe('r1-0'); });
+    expect(result.current.items).toHaveLength(20);
+    expect(fetchPage).toHaveBeenCalledTimes(2);
+    expect(fetchPage.mock.calls[1]).toEqual(fetchPage.mock.calls[0]);
+  });
+
   it('reports an error when the first page fails', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { result } = renderHook(() => usePagedList(() => Promise.reject(new Error('boom')), null));

@@ -3,16 +3,14 @@
 // with how to verify a webhook; each rule turned on or off in place, edited,
 // tested, its deliveries shown, or deleted once confirmed. Another role is
 // told it may not, and nothing is asked.
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { AdminList, AdminPage } from '../../../components/admin-page.tsx';
 import { useNotice } from '../../../components/notice.tsx';
-import { isForbidden } from '../../../lib/api.ts';
-import { useCan } from '../../../lib/permissions.ts';
 import { useLoggedError } from '../../../lib/use-logged-error.ts';
 import { useAlarmRulesQuery } from '../api/alarm-rules-api.ts';
 import type { Rule } from '../api/rule-types.ts';
@@ -25,14 +23,10 @@ import { WebhookHelp } from './webhook-help.tsx';
 
 export default function AlarmRulesPage() {
   const { t } = useTranslation('alarmRules');
-  const canManage = useCan('manageAlarmRules');
   return (
-    <Box component="section" aria-labelledby="alarm-rules-title">
-      <Typography id="alarm-rules-title" variant="h5" component="h1" sx={{ mb: 2 }}>
-        {t('title')}
-      </Typography>
-      {canManage ? <RuleManagement /> : <Alert severity="info">{t('notAllowed')}</Alert>}
-    </Box>
+    <AdminPage title={t('title')} permission="manageAlarmRules" notAllowed={t('notAllowed')}>
+      <RuleManagement />
+    </AdminPage>
   );
 }
 
@@ -52,33 +46,29 @@ function RuleManagement() {
     if (action === 'delete') actions.askDelete(rule);
   };
 
-  if (error && isForbidden(error)) return <Alert severity="info">{t('notAllowed')}</Alert>;
-  return (
-    <>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
-        <Box sx={{ flex: 1, minWidth: 240 }}>
-          <Typography variant="body2" color="text.secondary">
-            {t('intro')}
-          </Typography>
-          <WebhookHelp />
-        </Box>
-        <Button variant="contained" onClick={() => { setEditing('new'); }} sx={{ mb: 2 }}>
-          {t('newRule')}
-        </Button>
-      </Box>
-      {actions.error ? (
-        <Alert severity="error" onClose={actions.clearError} sx={{ mb: 2 }}>
-          {actions.error}
-        </Alert>
-      ) : null}
-      {error ? (
-        <Typography color="error" role="alert" sx={{ mb: 1 }}>
-          {t('loadFailed')}
+  const toolbar = (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
+      <Box sx={{ flex: 1, minWidth: 240 }}>
+        <Typography variant="body2" color="text.secondary">
+          {t('intro')}
         </Typography>
-      ) : null}
-      {isLoading ? null : (
-        <RulesTable rules={rules ?? []} working={actions.working} onToggle={(rule) => void actions.toggle(rule)} onAction={act} />
-      )}
+        <WebhookHelp />
+      </Box>
+      <Button variant="contained" onClick={() => { setEditing('new'); }} sx={{ mb: 2 }}>
+        {t('newRule')}
+      </Button>
+    </Box>
+  );
+  return (
+    <AdminList
+      error={error}
+      notAllowed={t('notAllowed')}
+      loadFailed={t('loadFailed')}
+      loading={isLoading}
+      toolbar={toolbar}
+      refusal={{ message: actions.error, onClose: actions.clearError }}
+      list={<RulesTable rules={rules ?? []} working={actions.working} onToggle={(rule) => void actions.toggle(rule)} onAction={act} />}
+    >
       <RuleDialog
         editing={editing}
         onClose={() => { setEditing(null); }}
@@ -94,6 +84,6 @@ function RuleManagement() {
         onClose={actions.cancelDelete}
       />
       <DeliveriesDialog rule={watched} onClose={() => { setWatched(null); }} />
-    </>
+    </AdminList>
   );
 }

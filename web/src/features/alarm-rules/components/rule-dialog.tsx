@@ -1,12 +1,7 @@
 // New or edited alarm rule: its name, whether it is on, what it matches, how
 // it sends and its group window. The form is mounted at each opening (the
 // dialog drops it once closed), so it starts from the rule edited, or empty.
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
@@ -14,6 +9,7 @@ import TextField from '@mui/material/TextField';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { DialogForm } from '../../../components/form-dialog.tsx';
 import { GROUP_WINDOW_SECS } from '../../../lib/constants.ts';
 import type { Rule } from '../api/rule-types.ts';
 import { useRuleForm } from '../hooks/use-rule-form.ts';
@@ -66,71 +62,55 @@ function RuleForm({ rule, titleId, onClose, onSaved }: FormProps) {
   const { t: common } = useTranslation();
   const { draft, change, errors, problem, submit, busy } = useRuleForm(rule, onSaved);
   return (
-    <Box
-      component="form"
-      noValidate
-      aria-labelledby={titleId}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
+    <DialogForm
+      titleId={titleId}
+      submitLabel={rule ? common('actions.save') : t('dialog.create')}
+      busy={busy}
+      problem={problem}
+      onSubmit={() => void submit()}
+      onClose={onClose}
     >
-      <DialogContent sx={{ pt: 0 }}>
-        <TextField
-          label={t('dialog.name')}
-          value={draft.name}
-          onChange={(event) => {
-            change({ name: event.target.value }, 'name');
-          }}
-          error={errors.name !== undefined}
-          helperText={errors.name}
-          autoComplete="off"
-          autoFocus
-          required
-          fullWidth
-          margin="normal"
-        />
-        <FormControlLabel
-          control={
-            <Switch
-              checked={draft.enabled}
-              onChange={(event) => {
-                change({ enabled: event.target.checked });
-              }}
-            />
-          }
-          label={t('dialog.enabled')}
-        />
-        <RuleMatchFields draft={draft} errors={errors} change={change} />
-        <RuleChannelFields draft={draft} errors={errors} change={change} />
-        <TextField
-          type="number"
-          label={t('dialog.groupWindow')}
-          value={draft.groupWindow}
-          onChange={(event) => {
-            change({ groupWindow: event.target.value }, 'groupWindowSecs');
-          }}
-          error={errors.groupWindowSecs !== undefined}
-          helperText={errors.groupWindowSecs ?? t('dialog.groupWindowHint')}
-          required
-          fullWidth
-          margin="normal"
-          slotProps={{ htmlInput: { ...GROUP_WINDOW_SECS, step: 1, inputMode: 'numeric' } }}
-        />
-        {problem ? (
-          <Alert severity="error" sx={{ mt: 1 }}>
-            {problem}
-          </Alert>
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          {common('actions.cancel')}
-        </Button>
-        <Button type="submit" variant="contained" loading={busy}>
-          {rule ? common('actions.save') : t('dialog.create')}
-        </Button>
-      </DialogActions>
-    </Box>
+      <TextField
+        label={t('dialog.name')}
+        value={draft.name}
+        onChange={(event) => {
+          change({ name: event.target.value }, 'name');
+        }}
+        error={errors.name !== undefined}
+        helperText={errors.name}
+        autoComplete="off"
+        autoFocus
+        required
+        fullWidth
+        margin="normal"
+      />
+      <FormControlLabel
+        control={
+          <Switch
+            checked={draft.enabled}
+            onChange={(event) => {
+              change({ enabled: event.target.checked });
+            }}
+          />
+        }
+        label={t('dialog.enabled')}
+      />
+      <RuleMatchFields draft={draft} errors={errors} change={change} />
+      <RuleChannelFields draft={draft} errors={errors} change={change} />
+      <TextField
+        type="number"
+        label={t('dialog.groupWindow')}
+        value={draft.groupWindow}
+        onChange={(event) => {
+          change({ groupWindow: event.target.value }, 'groupWindowSecs');
+        }}
+        error={errors.groupWindowSecs !== undefined}
+        helperText={errors.groupWindowSecs ?? t('dialog.groupWindowHint')}
+        required
+        fullWidth
+        margin="normal"
+        slotProps={{ htmlInput: { ...GROUP_WINDOW_SECS, step: 1, inputMode: 'numeric' } }}
+      />
+    </DialogForm>
   );
 }

@@ -3,16 +3,12 @@
 // Deliveries shows what was sent, Delete asks first.
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { useTranslation } from 'react-i18next';
 
+import { ListTable } from '../../../components/list-table.tsx';
 import type { Rule } from '../api/rule-types.ts';
 import { ChannelSummary, MatchSummary } from './rule-summary.tsx';
 
@@ -32,28 +28,13 @@ const ACTIONS: readonly RuleAction[] = ['edit', 'test', 'deliveries', 'delete'];
 export function RulesTable({ rules, working, onToggle, onAction }: Props) {
   const { t } = useTranslation('alarmRules');
   return (
-    <TableContainer component={Paper} variant="outlined" tabIndex={0} role="region" aria-label={t('table.label')}>
-      <Table size="small" aria-label={t('table.label')}>
-        <TableHead>
-          <TableRow>
-            {COLUMNS.map((column) => (
-              <TableCell key={column}>{t(`table.${column}`)}</TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rules.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={COLUMNS.length}>{t('table.empty')}</TableCell>
-            </TableRow>
-          ) : (
-            rules.map((rule) => (
-              <RuleRow key={rule.id} rule={rule} busy={rule.id === working} onToggle={onToggle} onAction={onAction} />
-            ))
-          )}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <ListTable
+      label={t('table.label')}
+      headers={COLUMNS.map((column) => t(`table.${column}`))}
+      items={rules}
+      empty={t('table.empty')}
+      row={(rule) => <RuleRow key={rule.id} rule={rule} busy={rule.id === working} onToggle={onToggle} onAction={onAction} />}
+    />
   );
 }
 

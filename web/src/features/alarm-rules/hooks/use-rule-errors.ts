@@ -4,26 +4,24 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { errorCode, errorFields, isForbidden } from '../../../lib/api.ts';
 import {
   GROUP_WINDOW_SECS,
   RULE_NAME_MAX_CHARS,
   RULE_RECIPIENTS,
   WEBHOOK_SECRET_CHARS,
 } from '../../../lib/constants.ts';
+import { namedFieldErrors, refusalMessage, type FieldErrors } from '../../../lib/refusals.ts';
 import { RULE_FIELDS, type RuleDraft, type RuleField } from '../api/rule-draft.ts';
 
-export type RuleErrors = Partial<Record<RuleField, string>>;
+export type RuleErrors = FieldErrors<RuleField>;
 
 export function useRuleErrors() {
   const { t } = useTranslation('alarmRules');
 
   /** The alert for a refused change, test or read. */
   const problem = useCallback(
-    (error: unknown): string => {
-      if (errorCode(error) === 'not_found') return t('errors.notFound');
-      return isForbidden(error) ? t('notAllowed') : t('errors.failed');
-    },
+    (error: unknown): string =>
+      refusalMessage(error, { byCode: { not_found: t('errors.notFound') }, forbidden: t('notAllowed'), failed: t('errors.failed') }),
     [t],
   );
 
@@ -44,11 +42,7 @@ export function useRuleErrors() {
 
   /** The messages under the fields the server named. */
   const fields = useCallback(
-    (error: unknown, draft: Pick<RuleDraft, 'scope'>): RuleErrors => {
-      const named = errorFields(error);
-      const texts = rules(draft);
-      return Object.fromEntries(RULE_FIELDS.filter((field) => field in named).map((field) => [field, texts[field]]));
-    },
+    (error: unknown, draft: Pick<RuleDraft, 'scope'>): RuleErrors => namedFieldErrors(error, RULE_FIELDS, rules(draft)),
     [rules],
   );
 

@@ -3,11 +3,11 @@
 // fields, any other as the form's alert.
 import { useState } from 'react';
 
-import { isCancelled } from '../../../lib/api.ts';
+import { useFormErrors } from '../../../lib/use-form-errors.ts';
 import { useCreateAlarmRuleMutation, useUpdateAlarmRuleMutation } from '../api/alarm-rules-api.ts';
 import { brokenFields, draftOf, inputOf, type RuleDraft, type RuleField } from '../api/rule-draft.ts';
 import type { Rule } from '../api/rule-types.ts';
-import { useRuleErrors, type RuleErrors } from './use-rule-errors.ts';
+import { useRuleErrors } from './use-rule-errors.ts';
 
 /** Changes the draft, and forgets the errors of the fields named. */
 export type ChangeDraft = (changes: Partial<RuleDraft>, ...fields: RuleField[]) => void;
@@ -17,29 +17,21 @@ export function useRuleForm(rule: Rule | null, onSaved: (saved: Rule) => void) {
   const [create, creating] = useCreateAlarmRuleMutation();
   const [update, updating] = useUpdateAlarmRuleMutation();
   const [draft, setDraft] = useState(() => draftOf(rule));
-  const [errors, setErrors] = useState<RuleErrors>({});
-  const [problem, setProblem] = useState<string | null>(null);
+  const { errors, problem, forget, check, send } = useFormErrors({
+    fields: (error) => refusals.fields(error, draft),
+    problem: refusals.problem,
+  });
 
   const change: ChangeDraft = (changes, ...fields) => {
     setDraft((before) => ({ ...before, ...changes }));
-    setErrors((before) => Object.fromEntries(Object.entries(before).filter(([field]) => !(fields as string[]).includes(field))));
+    forget(...fields);
   };
 
   const submit = async () => {
-    setProblem(null);
     const texts = refusals.rules(draft);
-    const found: RuleErrors = Object.fromEntries(brokenFields(draft).map((field) => [field, texts[field]]));
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (!check(Object.fromEntries(brokenFields(draft).map((field) => [field, texts[field]])))) return;
     const input = inputOf(draft);
-    try {
-      onSaved(await (rule ? update({ id: rule.id, input }) : create(input)).unwrap());
-    } catch (error) {
-      if (isCancelled(error)) return;
-      const named = refusals.fields(error, draft);
-      if (Object.keys(named).length > 0) setErrors(named);
-      else setProblem(refusals.problem(error));
-    }
+    await send(() => (rule ? update({ id: rule.id, input }) : create(input)).unwrap(), onSaved);
   };
 
   return { draft, change, errors, problem, submit, busy: creating.isLoading || updating.isLoading };

@@ -5,15 +5,11 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { useTranslation } from 'react-i18next';
 
+import { ListTable } from '../../../components/list-table.tsx';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { isRole } from '../../../lib/permissions.ts';
 import type { ApiKey, ApiKeyStatus } from '../api/api-keys-api.ts';
@@ -36,26 +32,13 @@ const STATUS_COLOUR: Record<ApiKeyStatus, 'success' | 'default' | 'error'> = {
 export function ApiKeysTable({ keys, working, onRevoke }: Props) {
   const { t } = useTranslation('apiKeys');
   return (
-    <TableContainer component={Paper} variant="outlined" tabIndex={0} role="region" aria-label={t('table.label')}>
-      <Table size="small" aria-label={t('table.label')}>
-        <TableHead>
-          <TableRow>
-            {COLUMNS.map((column) => (
-              <TableCell key={column}>{t(`table.${column}`)}</TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {keys.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={COLUMNS.length}>{t('table.empty')}</TableCell>
-            </TableRow>
-          ) : (
-            keys.map((key) => <ApiKeyRow key={key.id} apiKey={key} busy={key.id === working} onRevoke={onRevoke} />)
-          )}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <ListTable
+      label={t('table.label')}
+      headers={COLUMNS.map((column) => t(`table.${column}`))}
+      items={keys}
+      empty={t('table.empty')}
+      row={(key) => <ApiKeyRow key={key.id} apiKey={key} busy={key.id === working} onRevoke={onRevoke} />}
+    />
   );
 }
 

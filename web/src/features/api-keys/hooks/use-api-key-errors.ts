@@ -4,22 +4,20 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { errorCode, errorFields, isForbidden } from '../../../lib/api.ts';
 import { API_KEY_MAX_DAYS, API_KEY_NAME_MAX_CHARS } from '../../../lib/constants.ts';
+import { namedFieldErrors, refusalMessage, type FieldErrors } from '../../../lib/refusals.ts';
 
 export const NEW_API_KEY_FIELDS = ['name', 'role', 'expiresAt'] as const;
 export type NewApiKeyField = (typeof NEW_API_KEY_FIELDS)[number];
-export type NewApiKeyErrors = Partial<Record<NewApiKeyField, string>>;
+export type NewApiKeyErrors = FieldErrors<NewApiKeyField>;
 
 export function useApiKeyErrors() {
   const { t } = useTranslation('apiKeys');
 
   /** The alert for a refused creation or revocation. */
   const problem = useCallback(
-    (error: unknown): string => {
-      if (errorCode(error) === 'not_found') return t('errors.notFound');
-      return isForbidden(error) ? t('notAllowed') : t('errors.failed');
-    },
+    (error: unknown): string =>
+      refusalMessage(error, { byCode: { not_found: t('errors.notFound') }, forbidden: t('notAllowed'), failed: t('errors.failed') }),
     [t],
   );
 
@@ -35,11 +33,7 @@ export function useApiKeyErrors() {
 
   /** The messages under the fields the server named. */
   const fields = useCallback(
-    (error: unknown): NewApiKeyErrors => {
-      const named = errorFields(error);
-      const texts = rules();
-      return Object.fromEntries(NEW_API_KEY_FIELDS.filter((field) => field in named).map((field) => [field, texts[field]]));
-    },
+    (error: unknown): NewApiKeyErrors => namedFieldErrors(error, NEW_API_KEY_FIELDS, rules()),
     [rules],
   );
 

@@ -3,15 +3,12 @@
 // by the server; the filter and the page in the URL, so that a link
 // reproduces the view; the filter's entries as CSV. Another role is told it
 // may not, and nothing is asked.
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { AdminList, AdminPage } from '../../../components/admin-page.tsx';
 import { CsvButton } from '../../../components/csv-download-button.tsx';
-import { httpStatus, isForbidden } from '../../../lib/api.ts';
-import { useCan } from '../../../lib/permissions.ts';
+import { httpStatus } from '../../../lib/api.ts';
 import { useLoggedError } from '../../../lib/use-logged-error.ts';
 import { useAuditCsvMutation, useAuditEntriesQuery, type AuditEntry } from '../api/audit-api.ts';
 import { apiParams, filterParams, isFiltered } from '../api/audit-view.ts';
@@ -23,14 +20,10 @@ import { AuditGrid } from './audit-grid.tsx';
 
 export default function AuditPage() {
   const { t } = useTranslation('audit');
-  const canRead = useCan('readAudit');
   return (
-    <Box component="section" aria-labelledby="audit-title">
-      <Typography id="audit-title" variant="h5" component="h1" sx={{ mb: 2 }}>
-        {t('title')}
-      </Typography>
-      {canRead ? <AuditTrail /> : <Alert severity="info">{t('notAllowed')}</Alert>}
-    </Box>
+    <AdminPage title={t('title')} permission="readAudit" notAllowed={t('notAllowed')}>
+      <AuditTrail />
+    </AdminPage>
   );
 }
 
@@ -44,36 +37,39 @@ function AuditTrail() {
   const timeErrors = useTimeErrors(error, view);
   useLoggedError(error, 'audit trail');
 
-  if (error && isForbidden(error)) return <Alert severity="info">{t('notAllowed')}</Alert>;
+  // A refused filter (400) is said by the grid and the time fields, not as a failed load.
   const refusedFilter = httpStatus(error) === 400;
   const emptyText = refusedFilter ? t('invalidFilter') : isFiltered(view) ? t('emptyFiltered') : t('empty');
   return (
-    <>
-      <AuditFilters filter={view} onFilter={filter} errors={timeErrors}>
-        <CsvButton
-          download={() => download(filterParams(view)).unwrap()}
-          loading={downloading}
-          disabled={refusedFilter}
+    <AdminList
+      error={refusedFilter ? undefined : error}
+      notAllowed={t('notAllowed')}
+      loadFailed={t('loadFailed')}
+      toolbar={
+        <AuditFilters filter={view} onFilter={filter} errors={timeErrors}>
+          <CsvButton
+            download={() => download(filterParams(view)).unwrap()}
+            loading={downloading}
+            disabled={refusedFilter}
+          />
+        </AuditFilters>
+      }
+      list={
+        <AuditGrid
+          rows={currentData?.entries ?? []}
+          loading={isFetching}
+          page={view.page}
+          pageSize={view.max}
+          // The last total known while the next page loads; unknown (-1)
+          // before the first answer, so that the grid keeps the URL's page.
+          rowCount={refusedFilter ? 0 : (data?.total ?? -1)}
+          onPage={goTo}
+          onOpen={setOpen}
+          emptyText={emptyText}
         />
-      </AuditFilters>
-      {error && !refusedFilter ? (
-        <Typography color="error" role="alert" sx={{ mb: 1 }}>
-          {t('loadFailed')}
-        </Typography>
-      ) : null}
-      <AuditGrid
-        rows={currentData?.entries ?? []}
-        loading={isFetching}
-        page={view.page}
-        pageSize={view.max}
-        // The last total known while the next page loads; unknown (-1)
-        // before the first answer, so that the grid keeps the URL's page.
-        rowCount={refusedFilter ? 0 : (data?.total ?? -1)}
-        onPage={goTo}
-        onOpen={setOpen}
-        emptyText={emptyText}
-      />
+      }
+    >
       <AuditEntryDialog entry={open} onClose={() => { setOpen(null); }} />
-    </>
+    </AdminList>
   );
 }

@@ -1,8 +1,10 @@
 // A gateway list (spec §2): 'Gateways (n)' or 'Lost Gateways (n)', a start-date
-// picker, cards (gray-dotted when lost) and Load More.
+// picker, cards (gray-dotted when lost) and Load More. Beside the title of
+// every gateway, the CSV export and import.
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 
+import { DeviceCsvActions } from '../../../components/device-csv-actions.tsx';
 import { DeviceListPage } from '../../../components/paged-list/device-list-page.tsx';
 import { idOf } from '../../../lib/format.ts';
 import type { GatewayListKind } from '../api/gateways-api.ts';
@@ -23,6 +25,7 @@ export function GatewayListScreen({ kind }: { kind: GatewayListKind }) {
       keyOf={(gateway) => idOf(gateway._id)}
       renderCard={(gateway) => <GatewayCard gateway={gateway} lost={kind === 'lost'} />}
       empty={<Typography color="text.secondary">{t(`${texts}.empty`)}</Typography>}
+      titleAction={kind === 'all' ? <DeviceCsvActions kind="gateways" startDay={startDay} onImported={list.reload} /> : null}
     />
   );
 }

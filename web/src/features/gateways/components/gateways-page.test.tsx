@@ -4,9 +4,11 @@ import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import type { Gateway } from '../../../lib/types.ts';
+import { catchDownloads, csvFile } from '../../../testing/downloads.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { gateway } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
+import { signedInSession } from '../../../testing/tokens.ts';
 import GatewaysPage from './gateways-page.tsx';
 
 const hex = (n: number) => n.toString(16).padStart(24, '0');
@@ -101,5 +103,48 @@ describe('GatewaysPage', () => {
     expect(more?.get('start')).toBe(page(20)[19]?.registeredAt);
     await waitFor(() => { expect(screen.getByTestId('list-counter')).toHaveTextContent('21 of 42'); });
     expect(screen.queryByRole('button', { name: 'Load More' })).not.toBeInTheDocument();
+  });
+
+  it('offers a viewer Export CSV of every gateway, but not Import CSV', async () => {
+    serveList(() => page(2));
+    const exports: URL[] = [];
+    server.use(
+      http.get('/api/devices/export/gateways', ({ request }) => {
+        exports.push(new URL(request.url));
+        return csvFile('gateways.csv', 'serialNumber,imei,phoneNumber,bleAddress,macAddress,latitude,longitude\r\n');
+      }),
+    );
+    const saved = catchDownloads();
+    renderWithProviders(<GatewaysPage />, { preloadedState: { session: { ...signedInSession(), role: 'viewer' } } });
+    await screen.findByRole('heading', { name: 'Gateway 1' });
+
+    expect(screen.queryByRole('button', { name: 'Import CSV' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => { expect(saved.map((file) => file.name)).toEqual(['gateways.csv']); });
+    expect(exports.map((url) => url.search)).toEqual(['']);
+  });
+
+  it('lets an operator import gateways, then lists them again', async () => {
+    let imported = false;
+    serveList(() => page(imported ? 3 : 2));
+    server.use(
+      http.post('/api/devices/import/gateways', ({ request }) => {
+        const applied = new URL(request.url).searchParams.get('apply') === 'true';
+        imported ||= applied;
+        return HttpResponse.json({ kind: 'gateways', applied, rows: 1, valid: 1, registered: applied ? 1 : 0, unchanged: 0, errors: [] });
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<GatewaysPage />, { preloadedState: { session: { ...signedInSession(), role: 'operator' } } });
+    await screen.findByRole('heading', { name: 'Gateway 1' });
+
+    await user.click(screen.getByRole('button', { name: 'Import CSV' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import gateways from a CSV file' });
+    await user.upload(within(dialog).getByLabelText('Choose a CSV file'), new File(['serialNumber\n'], 'new.csv', { type: 'text/csv' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Import 1 device' }));
+
+    expect(await within(dialog).findByText('1 device registered')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(await screen.findByRole('heading', { name: 'Gateway 2' })).toBeInTheDocument();
   });
 });

@@ -1,7 +1,9 @@
 // The water meters, lost and down lists (spec §2): title with the total,
-// start-date picker, meter cards, Load More.
+// start-date picker, meter cards, Load More. Beside the title of every
+// meter, the CSV export and import after the page's own control.
 import type { ReactNode } from 'react';
 
+import { DeviceCsvActions } from '../../../components/device-csv-actions.tsx';
 import { DeviceListPage } from '../../../components/paged-list/device-list-page.tsx';
 import type { DotColour } from '../../../components/status-dot.tsx';
 import { idOf } from '../../../lib/format.ts';
@@ -35,7 +37,12 @@ export function MeterListScreen({ kind, dot, empty, titleAction }: Props) {
       keyOf={(meter) => idOf(meter._id)}
       renderCard={(meter) => <MeterCard meter={meter} dot={dot(meter)} />}
       {...(empty ? { empty } : {})}
-      {...(titleAction ? { titleAction } : {})}
+      titleAction={
+        <>
+          {titleAction}
+          {kind === 'all' ? <DeviceCsvActions kind="meters" startDay={startDay} onImported={list.reload} /> : null}
+        </>
+      }
     />
   );
 }

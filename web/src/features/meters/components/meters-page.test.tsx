@@ -102,4 +102,17 @@ describe('Water Meters', () => {
     expect(screen.getByTestId('list-counter')).toHaveTextContent('21 of 25');
     expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
   });
+
+  it('offers the CSV export and import of meters beside the Export menu', async () => {
+    server.use(count(1), http.get('/api/proxy/wmeters', () => json(meters(1))));
+    const user = userEvent.setup();
+    renderWithProviders(<MetersPage />);
+
+    const heading = await screen.findByRole('heading', { level: 1 });
+    const controls = within(heading.parentElement ?? document.body).getAllByRole('button').map((button) => button.textContent);
+    expect(controls).toEqual(['Export', 'Export CSV', 'Import CSV']);
+
+    await user.click(screen.getByRole('button', { name: 'Import CSV' }));
+    expect(await screen.findByRole('dialog', { name: 'Import water meters from a CSV file' })).toBeInTheDocument();
+  });
 });

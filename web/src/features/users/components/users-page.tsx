@@ -1,21 +1,18 @@
 // Users (/admin/users, admins only; docs/administration.md): the users by
 // username, searched as one types, each with its role, state and actions;
 // New user above. Another role is told it may not, and nothing is asked.
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { AdminList, AdminPage } from '../../../components/admin-page.tsx';
+import { ConfirmAboutDialog } from '../../../components/confirm-dialog.tsx';
 import { useNotice } from '../../../components/notice.tsx';
-import { isForbidden } from '../../../lib/api.ts';
 import { USER_SEARCH_DEBOUNCE_MS } from '../../../lib/constants.ts';
 import { useAppSelector } from '../../../lib/hooks.ts';
-import { useCan } from '../../../lib/permissions.ts';
 import { selectUserId } from '../../../lib/session.ts';
 import { useLoggedError } from '../../../lib/use-logged-error.ts';
 import { useUsersQuery, type CreatedUser } from '../api/users-api.ts';
@@ -27,14 +24,10 @@ import { UsersTable } from './users-table.tsx';
 
 export default function UsersPage() {
   const { t } = useTranslation('users');
-  const canManage = useCan('manageUsers');
   return (
-    <Box component="section" aria-labelledby="users-title">
-      <Typography id="users-title" variant="h5" component="h1" sx={{ mb: 2 }}>
-        {t('title')}
-      </Typography>
-      {canManage ? <UserManagement /> : <Alert severity="info">{t('notAllowed')}</Alert>}
-    </Box>
+    <AdminPage title={t('title')} permission="manageUsers" notAllowed={t('notAllowed')}>
+      <UserManagement />
+    </AdminPage>
   );
 }
 
@@ -56,36 +49,33 @@ function UserManagement() {
     else notify(t('done.created', { username: user.username }));
   };
 
-  if (error && isForbidden(error)) return <Alert severity="info">{t('notAllowed')}</Alert>;
+  const toolbar = (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', mb: 2 }}>
+      <TextField
+        type="search"
+        size="small"
+        label={t('search')}
+        value={search}
+        onChange={(event) => {
+          setSearch(event.target.value);
+        }}
+        sx={{ width: 280, maxWidth: '100%' }}
+      />
+      {isFetching ? <CircularProgress size={20} aria-label={common('loading')} /> : null}
+      <Button variant="contained" onClick={() => { setCreating(true); }} sx={{ ml: 'auto' }}>
+        {t('newUser')}
+      </Button>
+    </Box>
+  );
   return (
-    <>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', mb: 2 }}>
-        <TextField
-          type="search"
-          size="small"
-          label={t('search')}
-          value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
-          }}
-          sx={{ width: 280, maxWidth: '100%' }}
-        />
-        {isFetching ? <CircularProgress size={20} aria-label={common('loading')} /> : null}
-        <Button variant="contained" onClick={() => { setCreating(true); }} sx={{ ml: 'auto' }}>
-          {t('newUser')}
-        </Button>
-      </Box>
-      {actions.error ? (
-        <Alert severity="error" onClose={actions.clearError} sx={{ mb: 2 }}>
-          {actions.error}
-        </Alert>
-      ) : null}
-      {error ? (
-        <Typography color="error" role="alert" sx={{ mb: 1 }}>
-          {t('loadFailed')}
-        </Typography>
-      ) : null}
-      {isLoading ? null : (
+    <AdminList
+      error={error}
+      notAllowed={t('notAllowed')}
+      loadFailed={t('loadFailed')}
+      loading={isLoading}
+      toolbar={toolbar}
+      refusal={{ message: actions.error, onClose: actions.clearError }}
+      list={
         <UsersTable
           users={users ?? []}
           ownId={ownId}
@@ -94,35 +84,22 @@ function UserManagement() {
           onEnable={(user) => void actions.enable(user)}
           onAsk={actions.ask}
         />
-      )}
+      }
+    >
       <NewUserDialog open={creating} onClose={() => { setCreating(false); }} onCreated={created} />
       <UserConfirmDialog pending={actions.pending} busy={actions.working !== null} onConfirm={() => void actions.confirm()} onClose={actions.cancel} />
       <OneTimePasswordDialog oneTime={actions.oneTime} onClose={actions.closeOneTime} />
-    </>
+    </AdminList>
   );
 }
 
-function UserConfirmDialog({ pending, busy, onConfirm, onClose }: { pending: Pending | null; busy: boolean; onConfirm: () => void; onClose: () => void }) {
+function UserConfirmDialog({ pending, ...actions }: { pending: Pending | null; busy: boolean; onConfirm: () => void; onClose: () => void }) {
   const { t } = useTranslation('users');
-  // The question stays worded while the dialog fades out.
-  const [last, setLast] = useState(pending);
-  if (pending !== null && pending !== last) setLast(pending);
-  const shown = pending ?? last;
-  const username = shown?.user.username ?? '';
-  const words = {
-    disable: { title: t('confirm.disableTitle', { username }), text: t('confirm.disableText', { username }), label: t('actions.disable') },
-    reset: { title: t('confirm.resetTitle', { username }), text: t('confirm.resetText', { username }), label: t('actions.resetPassword') },
-    revoke: { title: t('confirm.revokeTitle', { username }), text: t('confirm.revokeText', { username }), label: t('actions.revokeSessions') },
-  }[shown?.kind ?? 'revoke'];
-  return (
-    <ConfirmDialog
-      open={pending !== null}
-      title={words.title}
-      text={words.text}
-      confirmLabel={words.label}
-      busy={busy}
-      onConfirm={onConfirm}
-      onClose={onClose}
-    />
-  );
+  const wordsOf = ({ kind, user: { username } }: Pending) =>
+    ({
+      disable: { title: t('confirm.disableTitle', { username }), text: t('confirm.disableText', { username }), confirmLabel: t('actions.disable') },
+      reset: { title: t('confirm.resetTitle', { username }), text: t('confirm.resetText', { username }), confirmLabel: t('actions.resetPassword') },
+      revoke: { title: t('confirm.revokeTitle', { username }), text: t('confirm.revokeText', { username }), confirmLabel: t('actions.revokeSessions') },
+    })[kind];
+  return <ConfirmAboutDialog about={pending} wordsOf={wordsOf} {...actions} />;
 }

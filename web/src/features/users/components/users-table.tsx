@@ -6,16 +6,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 
+import { ListTable } from '../../../components/list-table.tsx';
 import { useTimestamp } from '../../../components/use-timestamp.ts';
 import { ROLES, isRole, type Role } from '../../../lib/permissions.ts';
 import type { ManagedUser } from '../api/users-api.ts';
@@ -37,36 +33,23 @@ const COLUMNS = ['username', 'role', 'state', 'mustChange', 'created', 'actions'
 export function UsersTable({ users, ownId, working, onRole, onEnable, onAsk }: Props) {
   const { t } = useTranslation('users');
   return (
-    <TableContainer component={Paper} variant="outlined">
-      <Table size="small" aria-label={t('table.label')}>
-        <TableHead>
-          <TableRow>
-            {COLUMNS.map((column) => (
-              <TableCell key={column}>{t(`table.${column}`)}</TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {users.length === 0 ? (
-            <TableRow>
-              <TableCell colSpan={COLUMNS.length}>{t('table.empty')}</TableCell>
-            </TableRow>
-          ) : (
-            users.map((user) => (
-              <UserRow
-                key={user.id}
-                user={user}
-                own={user.id === ownId}
-                busy={user.id === working}
-                onRole={onRole}
-                onEnable={onEnable}
-                onAsk={onAsk}
-              />
-            ))
-          )}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <ListTable
+      label={t('table.label')}
+      headers={COLUMNS.map((column) => t(`table.${column}`))}
+      items={users}
+      empty={t('table.empty')}
+      row={(user) => (
+        <UserRow
+          key={user.id}
+          user={user}
+          own={user.id === ownId}
+          busy={user.id === working}
+          onRole={onRole}
+          onEnable={onEnable}
+          onAsk={onAsk}
+        />
+      )}
+    />
   );
 }
 

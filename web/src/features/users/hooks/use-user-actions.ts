@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { useNotice } from '../../../components/notice.tsx';
-import { isCancelled } from '../../../lib/api.ts';
 import type { Role } from '../../../lib/permissions.ts';
+import { useRowActions } from '../../../lib/use-row-actions.ts';
 import {
   useResetPasswordMutation,
   useRevokeSessionsMutation,
@@ -35,69 +35,44 @@ export function useUserActions() {
   const [update] = useUpdateUserMutation();
   const [reset] = useResetPasswordMutation();
   const [revoke] = useRevokeSessionsMutation();
-  const [pending, setPending] = useState<Pending | null>(null);
-  const [working, setWorking] = useState<string | null>(null);
+  const { run, ask, confirm: settle, ...rows } = useRowActions<Pending>(problem);
   const [oneTime, setOneTime] = useState<OneTime | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  /** Runs one change of `user`; true when it was made. */
-  const run = async (user: ManagedUser, change: () => Promise<unknown>): Promise<boolean> => {
-    setError(null);
-    setWorking(user.id);
-    try {
-      await change();
-      return true;
-    } catch (failure) {
-      if (!isCancelled(failure)) setError(problem(failure));
-      return false;
-    } finally {
-      setWorking(null);
-    }
-  };
 
   const changeRole = async (user: ManagedUser, role: Role) => {
     if (role === user.role) return;
-    if (await run(user, () => update({ id: user.id, role }).unwrap())) {
+    if (await run(user.id, () => update({ id: user.id, role }).unwrap())) {
       notify(t('done.role', { username: user.username, role: common(`roles.${role}`) }));
     }
   };
 
   const enable = async (user: ManagedUser) => {
-    if (await run(user, () => update({ id: user.id, disabled: false }).unwrap())) {
+    if (await run(user.id, () => update({ id: user.id, disabled: false }).unwrap())) {
       notify(t('done.enabled', { username: user.username }));
     }
   };
 
-  const confirm = async () => {
-    if (!pending) return;
-    const { kind, user } = pending;
-    const { username } = user;
-    if (kind === 'disable' && (await run(user, () => update({ id: user.id, disabled: true }).unwrap()))) {
-      notify(t('done.disabled', { username }));
-    }
-    if (kind === 'revoke' && (await run(user, () => revoke(user.id).unwrap()))) {
-      notify(t('done.revoked', { username }));
-    }
-    if (kind === 'reset') {
-      await run(user, async () => {
-        setOneTime({ username, password: await reset(user.id).unwrap() });
-      });
-    }
-    setPending(null);
-  };
+  const confirm = () =>
+    settle(async ({ kind, user }) => {
+      const { id, username } = user;
+      if (kind === 'disable' && (await run(id, () => update({ id, disabled: true }).unwrap()))) {
+        notify(t('done.disabled', { username }));
+      }
+      if (kind === 'revoke' && (await run(id, () => revoke(id).unwrap()))) {
+        notify(t('done.revoked', { username }));
+      }
+      if (kind === 'reset') {
+        await run(id, async () => {
+          setOneTime({ username, password: await reset(id).unwrap() });
+        });
+      }
+    });
 
   return {
-    /** The change waiting for its confirmation. */
-    pending,
+    ...rows,
     ask: (kind: ConfirmKind, user: ManagedUser) => {
-      setPending({ kind, user });
-    },
-    cancel: () => {
-      setPending(null);
+      ask({ kind, user });
     },
     confirm,
-    /** The id of the user being changed. */
-    working,
     changeRole,
     enable,
     /** The one-time password to show, once. */
@@ -105,10 +80,6 @@ export function useUserActions() {
     showOneTime: setOneTime,
     closeOneTime: () => {
       setOneTime(null);
-    },
-    error,
-    clearError: () => {
-      setError(null);
     },
   };
 }
