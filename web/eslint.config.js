@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 // Imports flow one way: app → features → shared (components, lib). A feature
 // never imports another feature (STYLE.md, bulletproof-react). Checked on the
 // import path itself, with ESLint's own rule.
-const FEATURES = ['auth', 'overview', 'gateways', 'meters', 'registration', 'search', 'notifications', 'alarms', 'map', 'users', 'audit', 'api-keys', 'alarm-rules', 'device-import'];
+const FEATURES = ['auth', 'overview', 'gateways', 'meters', 'registration', 'search', 'notifications', 'alarms', 'map', 'users', 'audit', 'api-keys', 'alarm-rules', 'device-import', 'gateway-credentials'];
 const featureRules = FEATURES.map((feature) => ({
   files: [`src/features/${feature}/**/*.{ts,tsx}`],
   ignores: ['src/**/*.test.{ts,tsx}'],

@@ -10,6 +10,7 @@
 
 pub mod broker;
 pub mod link;
+pub mod password;
 
-pub use broker::{BrokerError, Durable, EmbeddedBroker, MAX_PACKET_BYTES};
+pub use broker::{Access, Attempt, Authenticator, BrokerError, Durable, EmbeddedBroker, MAX_PACKET_BYTES, Refusal};
 pub use link::{Delivery, Link, Login};

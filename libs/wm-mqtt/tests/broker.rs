@@ -2,18 +2,74 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking
 
-use std::{collections::HashMap, time::Duration};
+use std::{
+    collections::HashMap,
+    net::SocketAddr,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
-use rumqttc::{AsyncClient, ConnectReturnCode, ConnectionError, Event, EventLoop, LastWill, MqttOptions, Packet, QoS};
+use async_trait::async_trait;
+use rumqttc::{
+    AsyncClient, ConnectReturnCode, ConnectionError, Event, EventLoop, LastWill, MqttOptions, Packet, QoS,
+    SubscribeReasonCode,
+};
 
-use wm_mqtt::{Durable, EmbeddedBroker};
+use wm_mqtt::{Access, Attempt, Authenticator, Durable, EmbeddedBroker, Refusal};
 
 const QUIET: Duration = Duration::from_millis(300);
 
+/// Logins by username: the password and what it may do; every refusal is
+/// kept as `identity action`.
+#[derive(Debug, Default)]
+struct Logins {
+    logins: HashMap<String, (String, Access)>,
+    refused: Mutex<Vec<String>>,
+}
+
+#[async_trait]
+impl Authenticator for Logins {
+    async fn authenticate(&self, attempt: &Attempt<'_>) -> Option<Access> {
+        let (password, access) = self.logins.get(attempt.username?)?;
+        (Some(password.as_str()) == attempt.password).then(|| access.clone())
+    }
+
+    fn refused(&self, identity: &str, _peer: SocketAddr, refusal: Refusal<'_>) {
+        self.refused.lock().unwrap().push(format!("{identity} {}", refusal.action()));
+    }
+}
+
+/// `svc` and `gw` may do anything; `gw-a` only as client `a`, publishing
+/// under `up/a/` and subscribing to `down/a`.
+async fn broker_with_logins() -> (EmbeddedBroker, Arc<Logins>) {
+    let gateway_a = Access {
+        identity: "gw-a".into(),
+        client_id: Some("a".into()),
+        publish: Some(vec!["up/a/+".into()]),
+        subscribe: Some(vec!["down/a".into()]),
+    };
+    let logins = Arc::new(Logins {
+        logins: HashMap::from([
+            ("svc".to_owned(), ("svc-pw".to_owned(), Access::full("svc"))),
+            ("gw".to_owned(), ("gw-pw".to_owned(), Access::full("gw"))),
+            ("gw-a".to_owned(), ("a-pw".to_owned(), gateway_a)),
+        ]),
+        refused: Mutex::default(),
+    });
+    let durable = Durable { client_id: "ingest".into(), identity: "svc".into(), filter: "up/#".into(), window: 10 };
+    let broker = EmbeddedBroker::start("127.0.0.1:0".parse().unwrap(), logins.clone(), durable).await.unwrap();
+    (broker, logins)
+}
+
 async fn broker() -> EmbeddedBroker {
-    let logins = HashMap::from([("svc".to_owned(), "svc-pw".to_owned()), ("gw".to_owned(), "gw-pw".to_owned())]);
-    let durable = Durable { client_id: "ingest".into(), username: "svc".into(), filter: "up/#".into(), window: 10 };
-    EmbeddedBroker::start("127.0.0.1:0".parse().unwrap(), logins, durable).await.unwrap()
+    broker_with_logins().await.0
+}
+
+fn connack(event: Event) -> Option<ConnectReturnCode> {
+    match event {
+        Event::Incoming(Packet::ConnAck(ack)) => Some(ack.code),
+        _ => None,
+    }
 }
 
 fn options(broker: &EmbeddedBroker, client_id: &str, login: (&str, &str)) -> MqttOptions {
@@ -158,4 +214,86 @@ async fn a_second_connection_takes_the_client_id_over() {
     assert!(closed.await.is_ok(), "the first connection is closed");
     assert_eq!(connected.await.unwrap(), Some(ConnectReturnCode::Success));
     drop(second);
+}
+
+#[tokio::test]
+async fn a_restricted_client_s_publish_elsewhere_is_acknowledged_counted_and_not_routed() {
+    let (broker, logins) = broker_with_logins().await;
+    let (watcher, mut watcher_events) = AsyncClient::new(options(&broker, "watcher", ("gw", "gw-pw")), 10);
+    watcher.subscribe("up/#", QoS::AtLeastOnce).await.unwrap();
+    next(&mut watcher_events, Duration::from_secs(5), |e| {
+        matches!(e, Event::Incoming(Packet::SubAck(_))).then_some(())
+    })
+    .await
+    .unwrap();
+    let (a, mut a_events) = AsyncClient::new(options(&broker, "a", ("gw-a", "a-pw")), 10);
+    a.publish("up/b/reading", QoS::AtLeastOnce, false, "forged").await.unwrap();
+    assert!(next(&mut a_events, Duration::from_secs(5), puback).await.is_some(), "acknowledged, as Mosquitto does");
+    a.publish("up/a/reading", QoS::AtLeastOnce, false, "own").await.unwrap();
+    let sending = tokio::spawn(async move { next(&mut a_events, Duration::from_secs(5), |_| None::<()>).await });
+    let seen = next(&mut watcher_events, Duration::from_secs(5), publish).await.expect("its own publish");
+    assert_eq!((seen.topic.as_str(), &seen.payload[..]), ("up/a/reading", &b"own"[..]));
+    assert!(next(&mut watcher_events, QUIET, publish).await.is_none(), "the forged one never arrives");
+    assert_eq!(*logins.refused.lock().unwrap(), ["gw-a publish"]);
+    sending.abort();
+}
+
+#[tokio::test]
+async fn a_restricted_client_may_subscribe_to_its_own_filters_only() {
+    let (broker, logins) = broker_with_logins().await;
+    let (a, mut a_events) = AsyncClient::new(options(&broker, "a", ("gw-a", "a-pw")), 10);
+    a.subscribe_many([
+        rumqttc::SubscribeFilter::new("#".into(), QoS::AtLeastOnce),
+        rumqttc::SubscribeFilter::new("down/a".into(), QoS::AtLeastOnce),
+        rumqttc::SubscribeFilter::new("down/b".into(), QoS::AtLeastOnce),
+    ])
+    .await
+    .unwrap();
+    let codes = next(&mut a_events, Duration::from_secs(5), |e| match e {
+        Event::Incoming(Packet::SubAck(ack)) => Some(ack.return_codes),
+        _ => None,
+    })
+    .await
+    .unwrap();
+    let failure = SubscribeReasonCode::Failure;
+    assert_eq!(codes, [failure, SubscribeReasonCode::Success(QoS::AtLeastOnce), failure]);
+    assert_eq!(logins.refused.lock().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn a_bound_client_id_is_kept_for_its_identity() {
+    let (broker, _) = broker_with_logins().await;
+    let refused = |options| async move {
+        let (_client, mut events) = AsyncClient::new(options, 10);
+        match events.poll().await {
+            Err(ConnectionError::ConnectionRefused(code)) => code,
+            other => panic!("not refused: {other:?}"),
+        }
+    };
+    assert_eq!(refused(options(&broker, "b", ("gw-a", "a-pw"))).await, ConnectReturnCode::BadClientId);
+    let (_a, mut a_events) = AsyncClient::new(options(&broker, "a", ("gw-a", "a-pw")), 10);
+    assert_eq!(next(&mut a_events, Duration::from_secs(5), connack).await, Some(ConnectReturnCode::Success));
+    let spawned = tokio::spawn(async move { next(&mut a_events, Duration::from_secs(2), |_| None::<()>).await });
+    assert_eq!(
+        refused(options(&broker, "a", ("gw", "gw-pw"))).await,
+        ConnectReturnCode::BadClientId,
+        "another identity may not take a live session over"
+    );
+    spawned.abort();
+}
+
+#[tokio::test]
+async fn disconnecting_an_identity_closes_its_connections() {
+    let (broker, _) = broker_with_logins().await;
+    let (_a, mut a_events) = AsyncClient::new(options(&broker, "a", ("gw-a", "a-pw")), 10);
+    assert_eq!(next(&mut a_events, Duration::from_secs(5), connack).await, Some(ConnectReturnCode::Success));
+    broker.disconnect("gw-a");
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if a_events.poll().await.is_err() {
+                return;
+            }
+        }
+    });
+    assert!(closed.await.is_ok(), "the connection is closed");
 }

@@ -11,7 +11,7 @@ use crate::v1::envelope::Payload;
 /// The schema version this crate writes into every envelope. It goes up when
 /// `wmeter.v1` gains fields or events (never for a breaking change: that is
 /// a new `wmeter.v2` package).
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// Why bytes from the log are not a usable envelope. Decoding never panics.
 #[derive(Debug, thiserror::Error)]

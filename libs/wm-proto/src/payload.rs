@@ -19,6 +19,8 @@ impl Payload {
             Payload::MeterRegistered(_) => "MeterRegistered",
             Payload::MeterUpdated(_) => "MeterUpdated",
             Payload::MeterDeleted(_) => "MeterDeleted",
+            Payload::GatewayCredentialIssued(_) => "GatewayCredentialIssued",
+            Payload::GatewayCredentialRevoked(_) => "GatewayCredentialRevoked",
             Payload::GatewayStatusChanged(_) => "GatewayStatusChanged",
             Payload::GatewayActivity(_) => "GatewayActivity",
             Payload::BleActivity(_) => "BleActivity",

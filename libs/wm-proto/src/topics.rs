@@ -63,7 +63,9 @@ pub fn for_payload(payload: &Payload) -> &'static str {
         | Payload::GatewayDeleted(_)
         | Payload::MeterRegistered(_)
         | Payload::MeterUpdated(_)
-        | Payload::MeterDeleted(_) => REGISTRY,
+        | Payload::MeterDeleted(_)
+        | Payload::GatewayCredentialIssued(_)
+        | Payload::GatewayCredentialRevoked(_) => REGISTRY,
         Payload::GatewayStatusChanged(_) => GATEWAY_STATUS,
         Payload::GatewayActivity(_) => GATEWAY_ACTIVITY,
         Payload::BleActivity(_) => BLE_ACTIVITY,

@@ -92,6 +92,19 @@ impl Mosquitto {
     }
 }
 
+/// `mosquitto_pub` or `mosquitto_sub` (Debian's mosquitto-clients), from
+/// the PATH, when Mosquitto is configured for the tests; `None` (skip)
+/// otherwise.
+///
+/// # Panics
+/// When Mosquitto is configured but the client is not on the PATH.
+pub fn client_tool(name: &str) -> Option<std::path::PathBuf> {
+    servers::mosquitto()?;
+    let paths = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&paths).map(|dir| dir.join(name)).find(|path| path.is_file());
+    Some(found.unwrap_or_else(|| panic!("{name} is not on the PATH: install mosquitto-clients")))
+}
+
 /// w-meter's own login on [`Mosquitto::for_wmeter`] (username = password).
 pub const SERVICE_LOGIN: &str = "wmeter-test";
 /// The gateways' login on [`Mosquitto::for_wmeter`] (username = password).

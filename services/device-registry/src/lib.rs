@@ -14,6 +14,7 @@
 //! the other services' paths.
 
 pub mod actions;
+pub mod credentials;
 pub mod domain;
 mod error;
 pub mod import;
@@ -51,6 +52,7 @@ pub const MIGRATIONS: Migrations = wm_storage::migrations!(
     3 => "search_index",
     4 => "applied_readings",
     5 => "map",
+    6 => "gateway_credentials",
 );
 
 /// The service's state and the relay that publishes its events; spawn

@@ -21,6 +21,7 @@ pub mod detectors;
 pub mod dispatch;
 pub mod domain;
 mod error;
+pub mod identities;
 pub mod ingest;
 pub mod mqtt;
 pub mod projections;
@@ -44,7 +45,7 @@ pub use error::IngestError;
 pub use settings::{AlarmSettings, AnalyticsSettings, DetectorSettings, MqttSettings, TelemetrySettings};
 pub use state::IngestState;
 
-use crate::{detectors::Detectors, ingest::metrics::IngestMetrics};
+use crate::{detectors::Detectors, identities::Revocations, ingest::metrics::IngestMetrics};
 
 /// The service's name, as given to `wmeter run`; also its outbox source.
 pub const NAME: &str = "telemetry-ingest";
@@ -66,10 +67,11 @@ pub const TOPICS: &[&str] = &[
 ];
 
 /// The service's tables. It also needs the outbox.
-pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups", 6 => "detectors", 7 => "totals");
+pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups", 6 => "detectors", 7 => "totals", 8 => "gateway_credentials");
 
-/// The relay that publishes the service's events: give it to [`build`] and
-/// [`projections`], and spawn [`Relay::run`] beside the server.
+/// The relay that publishes the service's events: give it, with one
+/// [`Revocations`] for both, to [`build`] and [`projections`], and spawn
+/// [`Relay::run`] beside the server.
 pub fn relay(db: Db, log: Arc<dyn EventLog>) -> Relay {
     Relay::new(db, log, NAME)
 }
@@ -86,7 +88,7 @@ pub struct IngestSettings {
 /// The service's state.
 pub fn build(
     db: Db,
-    relay: Relay,
+    (relay, revocations): (Relay, Revocations),
     clock: Arc<dyn Clock>,
     settings: IngestSettings,
     registry: &mut Registry,
@@ -96,7 +98,18 @@ pub fn build(
     let IngestSettings { telemetry, alarms, analytics } = settings;
     let (alarms, analytics) = (Arc::new(alarms), Arc::new(analytics));
     let top_consumers = Arc::new(recent::Recent::new(std::time::Duration::from_secs(60)));
-    web::Data::new(IngestState { db, relay, clock, metrics, dispatch, telemetry, alarms, analytics, top_consumers })
+    web::Data::new(IngestState {
+        db,
+        relay,
+        revocations,
+        clock,
+        metrics,
+        dispatch,
+        telemetry,
+        alarms,
+        analytics,
+        top_consumers,
+    })
 }
 
 /// The leak detectors, unless they (or the rollups they read) are off.
@@ -113,10 +126,10 @@ pub fn projections(
     db: &Db,
     settings: &IngestSettings,
     clock: Arc<dyn Clock>,
-    relay: &Relay,
+    (relay, revocations): (&Relay, &Revocations),
 ) -> Vec<Arc<dyn Projection>> {
     let mut all: Vec<Arc<dyn Projection>> = vec![
-        Arc::new(projections::DirectoryProjection { db: db.clone() }),
+        Arc::new(projections::DirectoryProjection { db: db.clone(), revocations: revocations.clone() }),
         Arc::new(projections::TelemetryProjection { db: db.clone() }),
     ];
     if settings.analytics.rollups {

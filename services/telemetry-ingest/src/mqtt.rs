@@ -2,13 +2,14 @@
 //! connection ingest consumes uplinks from (and publishes valve commands
 //! on), the ingest worker and the valve-command dispatcher.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
+use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 use wm_mqtt::{BrokerError, Durable, EmbeddedBroker, Link, Login};
 use wm_uplink::topic::UPLINKS;
 
-use crate::{MqttSettings, dispatch, ingest, state::IngestState};
+use crate::{MqttSettings, dispatch, identities::Identities, ingest, state::IngestState};
 
 /// The MQTT side, running: the embedded broker if any, and the connection
 /// ingest consumes uplinks from (and publishes commands on).
@@ -16,7 +17,8 @@ use crate::{MqttSettings, dispatch, ingest, state::IngestState};
 pub struct Mqtt {
     pub broker: Option<EmbeddedBroker>,
     pub link: Link,
-    /// The login of gateways on the embedded broker.
+    /// The shared login of gateways on the embedded broker, when
+    /// `mqtt.gateway_password` opts in to it.
     pub gateway_login: Option<(String, String)>,
 }
 
@@ -35,16 +37,23 @@ pub async fn start(settings: &MqttSettings, ingest: IngestState, stop: Cancellat
         let listen =
             settings.listen.parse().map_err(|_| MqttError::Settings("mqtt.listen", settings.listen.clone()))?;
         let service = (settings.username.clone(), settings.password.clone().unwrap_or_else(random_secret));
-        let gateways =
-            (settings.gateway_username.clone(), settings.gateway_password.clone().unwrap_or_else(random_secret));
+        let gateways = settings.gateway_password.clone().map(|p| (settings.gateway_username.clone(), p));
         let filter = UPLINKS.to_owned();
         let durable = Durable {
             client_id: settings.client_id.clone(),
-            username: service.0.clone(),
+            identity: format!("service:{}", service.0),
             filter: filter.clone(),
             window: 4 * settings.batch,
         };
-        let broker = EmbeddedBroker::start(listen, HashMap::from([service.clone(), gateways.clone()]), durable).await?;
+        let identities = Identities {
+            db: ingest.db.clone(),
+            clock: ingest.clock.clone(),
+            metrics: ingest.metrics.clone(),
+            service: service.clone(),
+            shared: gateways.clone(),
+        };
+        let broker = EmbeddedBroker::start(listen, Arc::new(identities), durable).await?;
+        tokio::spawn(close_revoked(broker.clone(), ingest.revocations.subscribe(), stop.clone()));
         let addr = broker.addr();
         let login = Login {
             host: addr.ip().to_string(),
@@ -53,7 +62,7 @@ pub async fn start(settings: &MqttSettings, ingest: IngestState, stop: Cancellat
             username: service.0,
             password: service.1,
         };
-        (Some(broker), Some(gateways), login, filter)
+        (Some(broker), gateways, login, filter)
     } else {
         let (host, port) = settings.broker_address().map_err(|(key, message)| MqttError::Settings(key, message))?;
         let password = settings.password.clone().unwrap_or_default();
@@ -69,6 +78,30 @@ pub async fn start(settings: &MqttSettings, ingest: IngestState, stop: Cancellat
     tokio::spawn(dispatch::run(ingest.clone(), link.clone(), stop.clone()));
     tokio::spawn(ingest::worker::run(ingest, link.clone(), deliveries, settings.batch, stop));
     Ok(Mqtt { broker, link, gateway_login })
+}
+
+/// Closes the connections of each gateway whose credential is revoked.
+async fn close_revoked(
+    broker: EmbeddedBroker,
+    mut revoked: tokio::sync::broadcast::Receiver<String>,
+    stop: CancellationToken,
+) {
+    loop {
+        let identity = tokio::select! {
+            () = stop.cancelled() => return,
+            identity = revoked.recv() => identity,
+        };
+        match identity {
+            Ok(identity) => {
+                tracing::info!(identity, "MQTT credential revoked: its connections are closed");
+                broker.disconnect(&identity);
+            }
+            Err(RecvError::Lagged(missed)) => {
+                tracing::warn!(missed, "revocations missed: they still refuse the next connection")
+            }
+            Err(RecvError::Closed) => return,
+        }
+    }
 }
 
 /// A password for a login nobody configured: 24 random URL-safe characters.

@@ -23,6 +23,7 @@ use crate::{
     NAME,
     detectors::Detectors,
     domain::rollup::{self, Reading},
+    identities::{Revocations, gateway_identity},
     storage::{directory, rollups, telemetry},
 };
 
@@ -31,6 +32,8 @@ use crate::{
 #[derive(Clone, Debug)]
 pub struct DirectoryProjection {
     pub db: Db,
+    /// Told of each gateway whose credential was revoked.
+    pub revocations: Revocations,
 }
 
 #[async_trait]
@@ -45,12 +48,19 @@ impl Projection for DirectoryProjection {
 
     async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
         let mut tx = self.db.begin_write().await?;
+        let mut revoked = Vec::new();
         for envelope in records.iter().filter_map(decode) {
             if let Some(event) = &envelope.payload {
                 directory::apply(&mut tx, event).await?;
+                if let Payload::GatewayCredentialRevoked(c) = event {
+                    revoked.push(gateway_identity(&c.serial_number));
+                }
             }
         }
         tx.commit().await?;
+        for identity in revoked {
+            self.revocations.revoked(identity);
+        }
         Ok(())
     }
 

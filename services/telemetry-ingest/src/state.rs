@@ -20,6 +20,9 @@ use crate::{
 pub struct IngestState {
     pub db: Db,
     pub relay: Relay,
+    /// The gateways whose MQTT credential was revoked: the embedded broker
+    /// closes their connections.
+    pub revocations: crate::identities::Revocations,
     pub clock: Arc<dyn Clock>,
     pub metrics: IngestMetrics,
     /// Wakes the valve-command dispatcher.

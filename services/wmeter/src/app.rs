@@ -86,11 +86,12 @@ impl Application {
         self.wiring.db()
     }
 
-    /// The embedded MQTT broker's address and the gateways' login on it,
-    /// when this process runs one.
-    pub fn embedded_broker(&self) -> Option<(std::net::SocketAddr, (String, String))> {
+    /// The embedded MQTT broker's address, and the gateways' shared login
+    /// on it if `mqtt.gateway_password` opts in to one, when this process
+    /// runs a broker.
+    pub fn embedded_broker(&self) -> Option<(std::net::SocketAddr, Option<(String, String)>)> {
         let mqtt = self.mqtt.as_ref()?;
-        Some((mqtt.broker.as_ref()?.addr(), mqtt.gateway_login.clone()?))
+        Some((mqtt.broker.as_ref()?.addr(), mqtt.gateway_login.clone()))
     }
 
     /// The registry's write side, when this process runs the registry.

@@ -2,21 +2,21 @@
 //! gateway simulator feeding it through the embedded broker, so the
 //! dashboard is alive from the start.
 
-use std::time::Duration;
+use std::{collections::HashMap, time::Duration};
 
 use anyhow::Context;
 use wm_device_registry::{
     RegistryError,
     actions::Actions,
     domain::{gateway::NewGateway, meter::NewMeter},
+    storage::{lists, rows::GatewayRow},
 };
-use wm_domain::{BleAddress, GpsCoordinates, Imei, MacAddress, PhoneNumber, SerialNumber};
+use wm_domain::{BleAddress, DeviceId, GpsCoordinates, Imei, MacAddress, PhoneNumber, SerialNumber};
 use wm_eventlog::audit::Attempt;
-use wm_mqtt::Login;
 
 use crate::{
     app::Application,
-    simulator::{self, Scenario, SimGateway, SimSettings},
+    simulator::{self, Broker, Scenario, SignIn, SimGateway, SimSettings},
 };
 
 /// The demo network: gateways, meters, and the seed of their identifiers.
@@ -34,8 +34,9 @@ pub async fn start(app: &mut Application) -> anyhow::Result<()> {
     if registered > 0 {
         crate::output::say(format_args!("demo network: registered {GATEWAYS} gateways and {METERS} water meters"));
     }
-    let (addr, (username, password)) = app.embedded_broker().context("the demo needs the embedded broker")?;
-    let login = Login { host: addr.ip().to_string(), port: addr.port(), client_id: String::new(), username, password };
+    let (addr, _) = app.embedded_broker().context("the demo needs the embedded broker")?;
+    let secrets = provision(&actions, &fleet).await?;
+    let broker = Broker { host: addr.ip().to_string(), port: addr.port(), sign_in: SignIn::Own(secrets) };
     let settings = SimSettings {
         rate: 5.0,
         duration: None,
@@ -46,11 +47,14 @@ pub async fn start(app: &mut Application) -> anyhow::Result<()> {
     app.spawn(move |stop| async move {
         // Ingest learns new devices from the registry's events: give it a moment.
         tokio::time::sleep(Duration::from_secs(2)).await;
-        let stats = simulator::run(&fleet, &login, &settings, stop).await;
+        let stats = simulator::run(&fleet, &broker, &settings, stop).await;
         tracing::info!(sent = stats.sent, acked = stats.commands_acked, "demo simulator stopped");
     });
     crate::output::say(format_args!(
         "demo simulator: {GATEWAYS} gateways publishing about 5 messages a second; a leak, a burst and a stuck meter"
+    ));
+    crate::output::say(format_args!(
+        "demo gateways sign in to the broker with their own secrets, rotated at each start (see a gateway's page)"
     ));
     Ok(())
 }
@@ -82,6 +86,20 @@ async fn register(actions: &Actions, fleet: &[SimGateway]) -> anyhow::Result<usi
         }
     }
     Ok(registered)
+}
+
+/// Gives each gateway of `fleet` a new secret (revoking the one the last
+/// run gave it, which nobody kept), by serial number.
+async fn provision(actions: &Actions, fleet: &[SimGateway]) -> anyhow::Result<HashMap<String, String>> {
+    let mut secrets = HashMap::new();
+    for gateway in fleet {
+        let row = lists::by_serial::<GatewayRow>(&actions.db, &gateway.serial).await?;
+        let id = row.context("a demo gateway is not registered")?.id;
+        let attempt = Attempt::new(ACTOR, "admin", None, "gateway.credential.issue");
+        let issued = actions.issue_secret(&attempt, DeviceId::parse(&id)?).await?;
+        secrets.insert(gateway.serial.clone(), issued.secret);
+    }
+    Ok(secrets)
 }
 
 /// Whether a registration was new; one already done is not an error.

@@ -67,9 +67,10 @@ impl Services {
         }
         if role.mounts(Service::TelemetryIngest) {
             log.ensure_topics(wm_telemetry_ingest::TOPICS).await.context("event_log: the telemetry topics")?;
-            let relay = wiring.ingest_relay().context("the wiring opened no relay for telemetry ingest")?.clone();
+            let plumbing = wiring.ingest_relay().context("the wiring opened no relay for telemetry ingest")?.clone();
+            let relay = plumbing.0.clone();
             let ingest = settings.ingest();
-            services.ingest = Some(wm_telemetry_ingest::build(db.clone(), relay.clone(), clock, ingest, metrics));
+            services.ingest = Some(wm_telemetry_ingest::build(db.clone(), plumbing, clock, ingest, metrics));
             services.relays.push(relay);
         }
         if let Some((state, relay)) = wiring.notification() {

@@ -31,8 +31,9 @@ pub struct Wiring {
     /// (its projections need them).
     notification: Option<(actix_web::web::Data<wm_notification::NotificationState>, wm_eventlog::outbox::Relay)>,
     /// The relay of telemetry ingest's events, when this role runs it (its
-    /// leak detectors stage alarms from a projection).
-    ingest_relay: Option<wm_eventlog::outbox::Relay>,
+    /// leak detectors stage alarms from a projection), and where its
+    /// projection tells the broker of revoked gateway credentials.
+    ingest_relay: Option<(wm_eventlog::outbox::Relay, wm_telemetry_ingest::identities::Revocations)>,
     stop: CancellationToken,
     consumers: JoinSet<()>,
 }
@@ -66,7 +67,7 @@ impl Wiring {
     }
 
     /// The relay of telemetry ingest's events, when this role runs it.
-    pub fn ingest_relay(&self) -> Option<&wm_eventlog::outbox::Relay> {
+    pub fn ingest_relay(&self) -> Option<&(wm_eventlog::outbox::Relay, wm_telemetry_ingest::identities::Revocations)> {
         self.ingest_relay.as_ref()
     }
 
@@ -134,8 +135,10 @@ pub async fn connect(settings: &Settings, role: Role, clock: Arc<dyn Clock>) -> 
     }
     if role.mounts(Service::TelemetryIngest) {
         let relay = wm_telemetry_ingest::relay(db.clone(), event_log.clone());
-        wiring.projections.extend(wm_telemetry_ingest::projections(&db, &settings.ingest(), clock.clone(), &relay));
-        wiring.ingest_relay = Some(relay);
+        let revocations = wm_telemetry_ingest::identities::Revocations::default();
+        let plumbing = (&relay, &revocations);
+        wiring.projections.extend(wm_telemetry_ingest::projections(&db, &settings.ingest(), clock.clone(), plumbing));
+        wiring.ingest_relay = Some((relay, revocations));
     }
     if role.mounts(Service::Notification) {
         let lost_after = settings.devices.gateway_lost_after().to_std().unwrap_or(std::time::Duration::MAX);

@@ -9,17 +9,25 @@ import { NoticeProvider } from '../components/notice.tsx';
 import { DeviceAlarms } from '../features/alarms/components/device-alarms.tsx';
 import { MeterConsumption } from '../features/alarms/components/device-consumption.tsx';
 import { ImportButton } from '../features/device-import/components/import-button.tsx';
+import { GatewayCredentialsSection } from '../features/gateway-credentials/components/gateway-credentials-section.tsx';
 import { THEME_KEY } from '../lib/theme-choice.ts';
 import type { AppStore } from './store.ts';
 import { theme } from './theme.ts';
 
 /**
  * What the detail pages show of other features: the device's alarms beside
- * its activity, and a meter's consumption chart with its alarms marked.
+ * its activity, a meter's consumption chart with its alarms marked, and a
+ * gateway's MQTT credentials below the rest.
  */
 const deviceSections: RenderDeviceSections = (deviceId, kind, place) => {
-  if (place === 'side') return <DeviceAlarms deviceId={deviceId} />;
-  return kind === 'meter' ? <MeterConsumption meterId={deviceId} /> : null;
+  switch (place) {
+    case 'side':
+      return <DeviceAlarms deviceId={deviceId} />;
+    case 'consumption':
+      return kind === 'meter' ? <MeterConsumption meterId={deviceId} /> : null;
+    case 'below':
+      return kind === 'gateway' ? <GatewayCredentialsSection gatewayId={deviceId} /> : null;
+  }
 };
 
 /** The CSV import beside the title of the Gateways and Water Meters lists. */

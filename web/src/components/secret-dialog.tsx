@@ -1,7 +1,8 @@
-// A secret shown once (a one-time password, a new API key's secret):
-// read-only, with a copy button. A click beside the dialog does not close
-// it: the secret could not be shown again. What it shows is kept while the
-// dialog fades out, then forgotten.
+// A secret shown once (a one-time password, a new API key's secret, a
+// gateway's MQTT secret): read-only, with a copy button, after what goes with
+// it (the gateway's username), copyable too. A click beside the dialog does
+// not close it: the secret could not be shown again. What it shows is kept
+// while the dialog fades out, then forgotten.
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -32,15 +33,25 @@ export interface SecretWords {
   done: string;
 }
 
+/** A value shown above the secret, read-only and copyable (e.g. the username that goes with it). */
+export interface CopyableDetail {
+  label: string;
+  value: string;
+  copy: string;
+  copied: string;
+}
+
 interface Props<T> {
   /** What to show; null closes the dialog. */
   shown: T | null;
   secretOf: (shown: T) => string;
   wordsOf: (shown: T) => SecretWords;
+  /** What goes with the secret, shown above it; none by default. */
+  detailsOf?: (shown: T) => readonly CopyableDetail[];
   onClose: () => void;
 }
 
-export function SecretDialog<T>({ shown, secretOf, wordsOf, onClose }: Props<T>) {
+export function SecretDialog<T>({ shown, secretOf, wordsOf, detailsOf, onClose }: Props<T>) {
   const id = useId();
   const [kept, setKept] = useState(shown);
   if (shown !== null && shown !== kept) setKept(shown);
@@ -62,22 +73,22 @@ export function SecretDialog<T>({ shown, secretOf, wordsOf, onClose }: Props<T>)
         },
       }}
     >
-      {kept === null ? null : <SecretContent id={id} secret={secretOf(kept)} words={wordsOf(kept)} onClose={onClose} />}
+      {kept === null ? null : (
+        <SecretContent id={id} secret={secretOf(kept)} words={wordsOf(kept)} details={detailsOf?.(kept) ?? []} onClose={onClose} />
+      )}
     </Dialog>
   );
 }
 
-function SecretContent({ id, secret, words, onClose }: { id: string; secret: string; words: SecretWords; onClose: () => void }) {
-  const notify = useNotice();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      notify(words.copied);
-    } catch (error) {
-      console.warn('the clipboard refused the secret', error);
-      notify(words.copyFailed, 'error');
-    }
-  };
+interface ContentProps {
+  id: string;
+  secret: string;
+  words: SecretWords;
+  details: readonly CopyableDetail[];
+  onClose: () => void;
+}
+
+function SecretContent({ id, secret, words, details, onClose }: ContentProps) {
   return (
     <>
       <DialogTitle id={`${id}-title`}>{words.title}</DialogTitle>
@@ -88,30 +99,10 @@ function SecretContent({ id, secret, words, onClose }: { id: string; secret: str
             {words.warning}
           </Alert>
         ) : null}
-        <TextField
-          label={words.label}
-          value={secret}
-          fullWidth
-          margin="normal"
-          sx={{ '& input': { fontFamily: 'monospace' } }}
-          onFocus={(event) => {
-            event.target.select();
-          }}
-          slotProps={{
-            htmlInput: { readOnly: true, spellCheck: false },
-            input: {
-              endAdornment: (
-                <InputAdornment position="end">
-                  <Tooltip title={words.copy}>
-                    <IconButton aria-label={words.copy} edge="end" onClick={() => void copy()}>
-                      <ContentCopyIcon />
-                    </IconButton>
-                  </Tooltip>
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        {details.map((detail) => (
+          <CopyableField key={detail.label} {...detail} copyFailed={words.copyFailed} />
+        ))}
+        <CopyableField label={words.label} value={secret} copy={words.copy} copied={words.copied} copyFailed={words.copyFailed} />
       </DialogContent>
       <DialogActions>
         <Button variant="contained" onClick={onClose}>
@@ -119,5 +110,44 @@ function SecretContent({ id, secret, words, onClose }: { id: string; secret: str
         </Button>
       </DialogActions>
     </>
+  );
+}
+
+function CopyableField({ label, value, copy, copied, copyFailed }: CopyableDetail & { copyFailed: string }) {
+  const notify = useNotice();
+  const copyValue = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      notify(copied);
+    } catch (error) {
+      console.warn('the clipboard refused the value', error);
+      notify(copyFailed, 'error');
+    }
+  };
+  return (
+    <TextField
+      label={label}
+      value={value}
+      fullWidth
+      margin="normal"
+      sx={{ '& input': { fontFamily: 'monospace' } }}
+      onFocus={(event) => {
+        event.target.select();
+      }}
+      slotProps={{
+        htmlInput: { readOnly: true, spellCheck: false },
+        input: {
+          endAdornment: (
+            <InputAdornment position="end">
+              <Tooltip title={copy}>
+                <IconButton aria-label={copy} edge="end" onClick={() => void copyValue()}>
+                  <ContentCopyIcon />
+                </IconButton>
+              </Tooltip>
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
   );
 }

@@ -144,6 +144,8 @@ const TAG_TYPES = [
   'User',
   /** The API keys, as admins manage them. */
   'ApiKey',
+  /** A gateway's MQTT credentials, one list per gateway (its id). */
+  'GatewayCredential',
   /** The alarm rules, as admins manage them, and each rule's deliveries. */
   'AlarmRule',
   'RuleDelivery',

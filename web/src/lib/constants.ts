@@ -107,6 +107,10 @@ export const API_KEY_MAX_DAYS = 730;
 export const API_KEY_EXPIRY_DAYS = { '30d': 30, '90d': 90, '1y': 365 } as const;
 export const API_KEY_DEFAULT_EXPIRY = '90d';
 
+// Gateway MQTT credentials (operators and admins; the gateway page)
+/** The name the broker's CA certificate is saved under, beside `{username}.crt` and `{username}.key`. */
+export const GATEWAY_CA_FILENAME = 'wmeter-ca.crt';
+
 // Preferences (language and theme, kept per user on the server)
 /** A save of the preferences gives up after this long: the language switch then reloads anyway. */
 export const PREFERENCES_SAVE_TIMEOUT_MS = 3_000;

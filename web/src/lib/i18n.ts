@@ -12,6 +12,7 @@ import enAudit from '../locales/en/audit.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
 import enDeviceImport from '../locales/en/device-import.json';
+import enGatewayCredentials from '../locales/en/gateway-credentials.json';
 import enGateways from '../locales/en/gateways.json';
 import enMap from '../locales/en/map.json';
 import enMeters from '../locales/en/meters.json';
@@ -27,6 +28,7 @@ import frAudit from '../locales/fr/audit.json';
 import frAuth from '../locales/fr/auth.json';
 import frCommon from '../locales/fr/common.json';
 import frDeviceImport from '../locales/fr/device-import.json';
+import frGatewayCredentials from '../locales/fr/gateway-credentials.json';
 import frGateways from '../locales/fr/gateways.json';
 import frMap from '../locales/fr/map.json';
 import frMeters from '../locales/fr/meters.json';
@@ -53,6 +55,7 @@ export const resources = {
     apiKeys: enApiKeys,
     alarmRules: enAlarmRules,
     deviceImport: enDeviceImport,
+    gatewayCredentials: enGatewayCredentials,
   },
   fr: {
     common: frCommon,
@@ -70,6 +73,7 @@ export const resources = {
     apiKeys: frApiKeys,
     alarmRules: frAlarmRules,
     deviceImport: frDeviceImport,
+    gatewayCredentials: frGatewayCredentials,
   },
 } as const;
 

@@ -13,7 +13,10 @@ export type Role = (typeof ROLES)[number];
 export const DEFAULT_NEW_ROLE: Role = 'viewer';
 
 export type Permission =
-  /** Register, edit and delete devices, answer shutdown requests, act on alarms and valve commands. */
+  /**
+   * Register, edit and delete devices, answer shutdown requests, act on alarms and valve commands,
+   * and issue, rotate and revoke a gateway's MQTT credentials.
+   */
   | 'changeDevices'
   /** Create, disable and change users. */
   | 'manageUsers'

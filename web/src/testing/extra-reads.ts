@@ -1,7 +1,8 @@
 // Empty answers to the reads pages make beyond the spec's (the shell's
 // alarm count, a device's alarms, a meter's valve timeline, consumption
 // chart and leak-detection thresholds, the overview's network consumption
-// and top consumers, a gateway's traffic), for the tests of every feature.
+// and top consumers, a gateway's traffic and MQTT credentials), for the tests
+// of every feature.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 
 /** The network's default thresholds, as the server's configuration sets them. */
@@ -29,7 +30,7 @@ export function meterThresholds(
   };
 }
 
-/** Empty answers to every alarm, valve-command, rollup, traffic and thresholds read a page makes. */
+/** Empty answers to every alarm, valve-command, rollup, traffic, thresholds and credentials read a page makes. */
 export function emptyExtraReads(): HttpHandler[] {
   return [
     http.get('/api/alarms', () => HttpResponse.json({ items: [], next: null })),
@@ -49,5 +50,6 @@ export function emptyExtraReads(): HttpHandler[] {
       return HttpResponse.json({ gatewayId, timeZone: 'UTC', from, to, points: [] });
     }),
     http.get('/api/thresholds/:meterId', ({ params }) => HttpResponse.json(meterThresholds(String(params.meterId)))),
+    http.get('/api/devices/gateways/:gatewayId/credentials', () => HttpResponse.json({ credentials: [] })),
   ];
 }

@@ -2,7 +2,6 @@
 //! reads packets, writes what is due, and watches the keep-alive.
 
 use std::{
-    collections::HashMap,
     net::SocketAddr,
     sync::{
         Arc,
@@ -28,6 +27,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{
     MAX_PACKET_BYTES,
+    access::{Access, Attempt, Authenticator, Refusal},
     router::{Attach, QUEUE_LIMIT, Router, lower},
     session::{Acker, Message, Outbound, Session},
 };
@@ -51,7 +51,7 @@ const OUTPUT_LIMIT: usize = 4 * 1024 * 1024;
 #[derive(Debug)]
 pub struct Shared {
     pub router: Router,
-    pub logins: HashMap<String, String>,
+    pub auth: Arc<dyn Authenticator>,
     pub stop: CancellationToken,
 }
 
@@ -78,14 +78,21 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
         return refuse(&mut writer, ConnectReturnCode::RefusedProtocolVersion).await;
     }
     let login = connect.login.as_ref();
-    let username = login.map_or("", |l| l.username.as_str());
-    let authenticated = login.is_some_and(|l| shared.logins.get(&l.username).is_some_and(|p| *p == l.password));
-    if !authenticated {
-        tracing::info!(%peer, username, "MQTT login refused");
+    let attempt = Attempt {
+        peer,
+        client_id: &connect.client_id,
+        username: login.map(|l| l.username.as_str()),
+        password: login.map(|l| l.password.as_str()),
+    };
+    let Some(access) = shared.auth.authenticate(&attempt).await else {
+        tracing::info!(%peer, username = attempt.username, "MQTT login refused");
+        shared.auth.refused("", peer, Refusal::Connect);
         return refuse(&mut writer, ConnectReturnCode::BadUserNamePassword).await;
-    }
-    if (connect.client_id.is_empty() && !connect.clean_session) || !shared.router.may_use(&connect.client_id, username)
-    {
+    };
+    let bound_elsewhere = access.client_id.as_ref().is_some_and(|id| *id != connect.client_id);
+    if (connect.client_id.is_empty() && !connect.clean_session) || bound_elsewhere {
+        tracing::info!(%peer, identity = access.identity, client = connect.client_id, "MQTT client id refused");
+        shared.auth.refused(&access.identity, peer, Refusal::Connect);
         return refuse(&mut writer, ConnectReturnCode::BadClientId).await;
     }
     let client_id = match connect.client_id.as_str() {
@@ -96,9 +103,14 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
     let deadline = Instant::now() + TAKEOVER_TIMEOUT;
     let (connection, session, present, durable) = loop {
         let released = shared.router.released();
-        match shared.router.attach(&client_id, connect.clean_session, &tx) {
+        match shared.router.attach(&client_id, &access.identity, connect.clean_session, &tx) {
             Attach::Attached { connection, session, present, durable } => {
                 break (connection, session, present, durable);
+            }
+            Attach::Foreign => {
+                tracing::warn!(%peer, identity = access.identity, client = client_id, "MQTT client id held by another identity");
+                shared.auth.refused(&access.identity, peer, Refusal::Connect);
+                return refuse(&mut writer, ConnectReturnCode::BadClientId).await;
             }
             Attach::Busy if Instant::now() < deadline => {
                 let _ = tokio::time::timeout(Duration::from_millis(100), released).await;
@@ -108,6 +120,8 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
     };
     let mut link = Link {
         shared: shared.clone(),
+        peer,
+        access,
         client_id,
         session,
         tx,
@@ -119,12 +133,13 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
     for publish in link.session.unacknowledged() {
         link.write(Packet::Publish(publish));
     }
-    tracing::debug!(%peer, client = link.client_id, "MQTT client connected");
+    tracing::debug!(%peer, client = link.client_id, identity = link.access.identity, "MQTT client connected");
     let keep_alive = Duration::from_millis(u64::from(connect.keep_alive) * 1_500);
     let end = link.run(&mut reader, &mut writer, &mut input, &mut rx, keep_alive).await;
     if let End::Lost(reason) = &end {
         tracing::debug!(%peer, client = link.client_id, reason, "MQTT client lost");
-        if let Some(will) = connect.last_will.as_ref().filter(|w| !w.topic.is_empty() && valid_topic(&w.topic)) {
+        let will = connect.last_will.as_ref().filter(|w| !w.topic.is_empty() && valid_topic(&w.topic));
+        if let Some(will) = will.filter(|w| link.allowed(&w.topic)) {
             let mut publish =
                 Publish::from_bytes(will.topic.clone(), lower(will.qos, QoS::AtLeastOnce), will.message.clone());
             publish.retain = will.retain;
@@ -139,6 +154,8 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
 /// A connected client's side of the broker.
 struct Link {
     shared: Arc<Shared>,
+    peer: SocketAddr,
+    access: Access,
     client_id: String,
     session: Session,
     /// Reaches this connection's task: acknowledgements and deliveries.
@@ -215,7 +232,16 @@ impl Link {
             Packet::Publish(publish) => self.publish(publish)?,
             Packet::PubAck(ack) => self.session.acked(ack.pkid),
             Packet::Subscribe(subscribe) => {
-                let filters: Vec<_> = subscribe.filters.into_iter().map(|f| (f.path, f.qos)).collect();
+                let mut filters = Vec::with_capacity(subscribe.filters.len());
+                for filter in subscribe.filters {
+                    if self.access.may_subscribe(&filter.path) {
+                        filters.push((filter.path, filter.qos));
+                    } else {
+                        self.shared.auth.refused(&self.access.identity, self.peer, Refusal::Subscribe(&filter.path));
+                        filters.push((String::new(), filter.qos));
+                    }
+                }
+                // An empty filter is invalid: the router refuses it in place.
                 let (granted, retained) = self.shared.router.subscribe(&self.client_id, &filters);
                 let codes =
                     granted.into_iter().map(|q| q.map_or(SubscribeReasonCode::Failure, SubscribeReasonCode::Success));
@@ -239,6 +265,14 @@ impl Link {
         if publish.topic.is_empty() || !valid_topic(&publish.topic) {
             return Err(End::Lost(format!("invalid topic {:?}", publish.topic)));
         }
+        if !self.allowed(&publish.topic) {
+            // Acknowledged and dropped, as Mosquitto does: MQTT 3.1.1 has no
+            // refusal, and a gateway told nothing would send it for ever.
+            if publish.qos == QoS::AtLeastOnce {
+                self.write(Packet::PubAck(PubAck::new(publish.pkid)));
+            }
+            return Ok(());
+        }
         match publish.qos {
             QoS::AtMostOnce => self.shared.router.publish(&publish, None),
             QoS::AtLeastOnce => {
@@ -248,6 +282,15 @@ impl Link {
             QoS::ExactlyOnce => return Err(End::Lost("QoS 2 is not supported".into())),
         }
         Ok(())
+    }
+
+    /// Whether the client may publish on `topic`; a refusal is reported.
+    fn allowed(&self, topic: &str) -> bool {
+        let allowed = self.access.may_publish(topic);
+        if !allowed {
+            self.shared.auth.refused(&self.access.identity, self.peer, Refusal::Publish(topic));
+        }
+        allowed
     }
 
     fn deliver(&mut self, message: Message) {

@@ -1,21 +1,24 @@
 //! The embedded MQTT broker of `wmeter serve`: MQTT 3.1.1 on one TCP
-//! listener, with username and password logins, QoS 0 and 1, retained
-//! messages, last wills and persistent sessions, all in memory.
+//! listener, QoS 0 and 1, retained messages, last wills and persistent
+//! sessions, all in memory. Who may connect, and what each client may
+//! publish and subscribe to, is its [`Authenticator`]'s to say.
 //!
 //! It keeps nothing on disk, so it acknowledges a QoS 1 publish only once
 //! the durable session (ingest's) has acknowledged every copy it got, and
 //! ingest acknowledges only what it has stored. A crash loses no message a
 //! gateway was told is stored: the gateway sends the rest again.
 
+mod access;
 mod connection;
 mod router;
 mod session;
 
-use std::{collections::HashMap, net::SocketAddr, sync::Arc};
+use std::{net::SocketAddr, sync::Arc};
 
 use tokio::{net::TcpListener, sync::Semaphore};
 use tokio_util::sync::CancellationToken;
 
+pub use access::{Access, Attempt, Authenticator, Refusal};
 pub use router::Durable;
 
 use self::{connection::Shared, router::Router};
@@ -34,33 +37,40 @@ pub enum BrokerError {
     Bind { addr: SocketAddr, source: std::io::Error },
 }
 
-/// A running embedded broker.
-#[derive(Debug)]
+/// A running embedded broker (a clone is a handle on the same one).
+#[derive(Clone, Debug)]
 pub struct EmbeddedBroker {
     addr: SocketAddr,
     stop: CancellationToken,
+    shared: Arc<Shared>,
 }
 
 impl EmbeddedBroker {
     /// Starts listening on `listen` (port 0 picks a free port), admits the
-    /// clients in `logins` (username → password), and keeps `durable`'s
-    /// session from the start.
+    /// clients `auth` authenticates, and keeps `durable`'s session from the
+    /// start.
     pub async fn start(
         listen: SocketAddr,
-        logins: HashMap<String, String>,
+        auth: Arc<dyn Authenticator>,
         durable: Durable,
     ) -> Result<Self, BrokerError> {
         let listener = TcpListener::bind(listen).await.map_err(|source| BrokerError::Bind { addr: listen, source })?;
         let addr = listener.local_addr().map_err(|source| BrokerError::Bind { addr: listen, source })?;
         let stop = CancellationToken::new();
-        let shared = Arc::new(Shared { router: Router::new(durable), logins, stop: stop.clone() });
-        tokio::spawn(accept(listener, shared));
+        let shared = Arc::new(Shared { router: Router::new(durable), auth, stop: stop.clone() });
+        tokio::spawn(accept(listener, shared.clone()));
         tracing::info!(%addr, "embedded MQTT broker listening");
-        Ok(Self { addr, stop })
+        Ok(Self { addr, stop, shared })
     }
 
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Closes the connections of `identity` (its credential was revoked),
+    /// without their wills.
+    pub fn disconnect(&self, identity: &str) {
+        self.shared.router.disconnect(identity);
     }
 
     /// Stops accepting connections, closes the open ones, frees the port.

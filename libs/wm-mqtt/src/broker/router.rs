@@ -22,11 +22,11 @@ pub const QUEUE_LIMIT: usize = 100_000;
 
 /// The session whose acknowledgement a publisher waits for: ingest's. Its
 /// subscription exists from the start, so nothing sent before ingest first
-/// connects is lost, and only `username` may take it.
+/// connects is lost, and only `identity` may take it.
 #[derive(Clone, Debug)]
 pub struct Durable {
     pub client_id: String,
-    pub username: String,
+    pub identity: String,
     pub filter: String,
     /// Messages sent to it and not acknowledged yet, at most.
     pub window: usize,
@@ -43,6 +43,8 @@ pub enum Attach {
     },
     /// Another connection holds it; it was told to let go.
     Busy,
+    /// The session belongs to another identity.
+    Foreign,
 }
 
 #[derive(Debug)]
@@ -66,6 +68,8 @@ struct State {
 
 #[derive(Debug, Default)]
 struct Client {
+    /// The identity that made the session: the only one that may use it.
+    owner: String,
     durable: bool,
     clean: bool,
     filters: HashSet<String>,
@@ -79,15 +83,11 @@ impl Router {
     pub fn new(durable: Durable) -> Self {
         let router = Self { state: Mutex::default(), released: Notify::new(), durable };
         let mut state = router.lock();
-        state.clients.insert(router.durable.client_id.clone(), Client { durable: true, ..Client::default() });
+        let owner = router.durable.identity.clone();
+        state.clients.insert(router.durable.client_id.clone(), Client { owner, durable: true, ..Client::default() });
         state.add_filter(&router.durable.client_id, &router.durable.filter, QoS::AtLeastOnce);
         drop(state);
         router
-    }
-
-    /// Whether `username` may use `client_id`.
-    pub fn may_use(&self, client_id: &str, username: &str) -> bool {
-        client_id != self.durable.client_id || username == self.durable.username
     }
 
     /// How many messages a connection of this session may have in flight.
@@ -95,14 +95,33 @@ impl Router {
         if durable { self.durable.window } else { default }
     }
 
-    /// Claims `client_id`'s session for a new connection that `tx` reaches.
-    /// A clean session starts empty (the durable one never does).
-    pub fn attach(&self, client_id: &str, clean: bool, tx: &UnboundedSender<Outbound>) -> Attach {
+    /// Claims `client_id`'s session for a new connection of `identity`
+    /// that `tx` reaches. A clean session starts empty (the durable one
+    /// never does).
+    pub fn attach(&self, client_id: &str, identity: &str, clean: bool, tx: &UnboundedSender<Outbound>) -> Attach {
         let mut state = self.lock();
         state.next_connection += 1;
         let connection = state.next_connection;
-        let existing = state.clients.contains_key(client_id);
-        let client = state.clients.entry(client_id.to_owned()).or_default();
+        let mut existing = state.clients.contains_key(client_id);
+        let client = state
+            .clients
+            .entry(client_id.to_owned())
+            .or_insert_with(|| Client { owner: identity.to_owned(), ..Client::default() });
+        if client.owner != identity {
+            // Another identity's session: never while it is connected, nor
+            // the durable one; otherwise it starts again, empty, as this
+            // identity's (what it held is not this one's to read).
+            if client.durable || client.live.is_some() {
+                return Attach::Foreign;
+            }
+            let filters: Vec<String> = client.filters.drain().collect();
+            *client = Client { owner: identity.to_owned(), ..Client::default() };
+            for filter in filters {
+                state.remove_filter(client_id, &filter);
+            }
+            existing = false;
+        }
+        let Some(client) = state.clients.get_mut(client_id) else { return Attach::Busy };
         if let Some((_, holder)) = &client.live {
             let _ = holder.send(Outbound::TakenOver);
             return Attach::Busy;
@@ -122,6 +141,16 @@ impl Router {
             (session, present || durable)
         };
         Attach::Attached { connection, session, present, durable }
+    }
+
+    /// Tells every connection of `identity` to close.
+    pub fn disconnect(&self, identity: &str) {
+        let state = self.lock();
+        for client in state.clients.values().filter(|c| c.owner == identity) {
+            if let Some((_, holder)) = &client.live {
+                let _ = holder.send(Outbound::TakenOver);
+            }
+        }
     }
 
     /// Completes when some connection lets go of its session, from now on

@@ -46,6 +46,22 @@ fn registry() -> Vec<Payload> {
         }),
         Payload::MeterUpdated(MeterUpdated { id: METER.into(), gps: gps() }),
         Payload::MeterDeleted(MeterDeleted { id: METER.into() }),
+        Payload::GatewayCredentialIssued(GatewayCredentialIssued {
+            id: "65f0a1b2c3d4e5f6abcdef09".into(),
+            gateway_id: GATEWAY.into(),
+            serial_number: "A1B2C3D4E5".into(),
+            kind: CredentialKind::Secret.into(),
+            secret_hash: "$7$101$c2FsdHNhbHRzYWx0$aGFzaA==".into(),
+            fingerprint: String::new(),
+            expires_at: None,
+            issued_at: at(1_764_000_000),
+        }),
+        Payload::GatewayCredentialRevoked(GatewayCredentialRevoked {
+            id: "65f0a1b2c3d4e5f6abcdef09".into(),
+            gateway_id: GATEWAY.into(),
+            serial_number: "A1B2C3D4E5".into(),
+            revoked_at: at(1_764_000_100),
+        }),
     ]
 }
 

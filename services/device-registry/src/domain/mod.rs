@@ -2,6 +2,7 @@
 //! state into events, and events are folded into state by a pure `apply`.
 //! Storage persists the folded state; a rebuild folds the same events.
 
+pub mod credential;
 pub mod gateway;
 pub mod meter;
 mod wire;

@@ -7,6 +7,7 @@
 
 pub(crate) mod bodies;
 mod changes;
+mod credentials;
 mod detail;
 mod fieldcheck;
 mod lists;
@@ -53,6 +54,9 @@ use wm_http::methods::not_a_fixed_path;
         map::extent,
         transfer::import,
         transfer::export,
+        credentials::list,
+        credentials::issue,
+        credentials::revoke,
     ),
     components(schemas(wm_http::ApiError))
 )]
@@ -88,5 +92,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/api/map", web::get().to(map::view))
         .route("/api/map/extent", web::get().to(map::extent))
         .route("/api/devices/import/{kind}", web::post().to(transfer::import))
-        .route("/api/devices/export/{kind}", web::get().to(transfer::export));
+        .route("/api/devices/export/{kind}", web::get().to(transfer::export))
+        .route("/api/devices/gateways/{id}/credentials", web::get().to(credentials::list))
+        .route("/api/devices/gateways/{id}/credentials", web::post().to(credentials::issue))
+        .route("/api/devices/gateways/{id}/credentials/{credential}/revoke", web::post().to(credentials::revoke));
 }

@@ -102,7 +102,11 @@ pub async fn persist(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {
         | Payload::GatewayDeleted(wm_proto::v1::GatewayDeleted { id }) => {
             let (before, _) = load_gateway(tx, id).await?;
             let after = gateway::apply(before.clone(), event)?;
+            super::credentials::persist(tx, event).await?;
             save_gateway(tx, before.as_ref(), after.as_ref(), id).await
+        }
+        Payload::GatewayCredentialIssued(_) | Payload::GatewayCredentialRevoked(_) => {
+            super::credentials::persist(tx, event).await
         }
         Payload::MeterRegistered(e) => save_meter(tx, None, meter::apply(None, event)?.as_ref(), &e.id).await,
         Payload::MeterUpdated(wm_proto::v1::MeterUpdated { id, .. })
@@ -339,6 +343,7 @@ pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
         "DELETE FROM gateways",
         "DELETE FROM meters",
         "DELETE FROM device_identifiers",
+        "DELETE FROM gateway_credentials",
         "DELETE FROM meter_alerts",
         "DELETE FROM gateway_peripherals",
         "UPDATE registry_counters SET value = 0",

@@ -1,6 +1,7 @@
 //! The registry's tables: one module per concern, every function written
 //! once for both databases.
 
+pub mod credentials;
 pub mod devices;
 pub mod identifiers;
 pub mod lists;

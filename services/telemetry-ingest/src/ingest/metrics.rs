@@ -8,10 +8,16 @@ use prometheus_client::{
 
 pub const UPLINKS: &str = "wmeter_ingest_uplinks";
 pub const DEAD_LETTERS: &str = "wmeter_ingest_dead_letters";
+pub const MQTT_REFUSED: &str = "wmeter_mqtt_refused";
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct Outcome {
     outcome: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Action {
+    action: &'static str,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -23,6 +29,7 @@ struct Reason {
 pub struct IngestMetrics {
     uplinks: Family<Outcome, Counter>,
     dead_letters: Family<Reason, Counter>,
+    mqtt_refused: Family<Action, Counter>,
 }
 
 impl IngestMetrics {
@@ -30,6 +37,11 @@ impl IngestMetrics {
         let metrics = Self::default();
         registry.register(UPLINKS, "MQTT uplinks by outcome: accepted, duplicate, rejected", metrics.uplinks.clone());
         registry.register(DEAD_LETTERS, "Rejected uplinks by reason", metrics.dead_letters.clone());
+        registry.register(
+            MQTT_REFUSED,
+            "What the embedded MQTT broker refused a client, by action: connect, publish, subscribe",
+            metrics.mqtt_refused.clone(),
+        );
         metrics
     }
 
@@ -44,5 +56,9 @@ impl IngestMetrics {
     pub fn rejected(&self, reason: &'static str) {
         self.uplinks.get_or_create(&Outcome { outcome: "rejected" }).inc();
         self.dead_letters.get_or_create(&Reason { reason }).inc();
+    }
+
+    pub fn mqtt_refused(&self, action: &'static str) {
+        self.mqtt_refused.get_or_create(&Action { action }).inc();
     }
 }

@@ -90,6 +90,7 @@ pub async fn names<'a>(
 /// Applies one registry or auth event. Each topic arrives in one totally
 /// ordered stream, so upserts and deletes by id converge.
 pub async fn apply(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {
+    super::credentials::apply(tx, event).await?;
     match event {
         Payload::GatewayRegistered(g) => {
             let sql = "INSERT INTO ingest_gateways (id, serial_number) VALUES ($1, $2) \
@@ -150,5 +151,5 @@ pub async fn reset(tx: &mut Tx) -> Result<(), StorageError> {
     execute!(tx, "DELETE FROM ingest_gateways")?;
     execute!(tx, "DELETE FROM ingest_meters")?;
     execute!(tx, "DELETE FROM ingest_users")?;
-    Ok(())
+    super::credentials::reset(tx).await
 }

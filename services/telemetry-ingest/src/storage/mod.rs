@@ -4,6 +4,7 @@
 pub mod alarm_filter;
 pub mod alarm_views;
 pub mod alarms;
+pub mod credentials;
 pub mod detectors;
 pub mod directory;
 pub mod exports;

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use wm_storage::Backend;
-use wm_telemetry_ingest::{AnalyticsSettings, IngestSettings, MqttSettings};
+use wm_telemetry_ingest::{AnalyticsSettings, IngestSettings, MqttSettings, identities::Revocations};
 pub use wm_test_support::{
     devices::address,
     eventually,
@@ -31,9 +31,17 @@ pub async fn spawn_each_with(analytics: AnalyticsSettings) -> Vec<TestApp> {
         let settings = IngestSettings { analytics: analytics.clone(), ..IngestSettings::default() };
         let detectors = wm_telemetry_ingest::detectors(&settings);
         let relay = wm_telemetry_ingest::relay(h.db.clone(), h.log.clone());
-        let projections = wm_telemetry_ingest::projections(&h.db, &settings, h.clock.clone(), &relay);
-        let state = wm_telemetry_ingest::build(h.db.clone(), relay.clone(), h.clock.clone(), settings, &mut h.metrics);
-        let mut settings = MqttSettings { listen: "127.0.0.1:0".to_owned(), ..MqttSettings::default() };
+        let revocations = Revocations::default();
+        let projections = wm_telemetry_ingest::projections(&h.db, &settings, h.clock.clone(), (&relay, &revocations));
+        let plumbing = (relay.clone(), revocations);
+        let state = wm_telemetry_ingest::build(h.db.clone(), plumbing, h.clock.clone(), settings, &mut h.metrics);
+        // The shared gateway login: these tests are about ingest, not the
+        // device plane (tests/api/device_plane.rs).
+        let mut settings = MqttSettings {
+            listen: "127.0.0.1:0".to_owned(),
+            gateway_password: Some("test-gateway-password".to_owned()),
+            ..MqttSettings::default()
+        };
         if h.backend() == Backend::Postgres {
             let broker = Mosquitto::for_wmeter().expect("Mosquitto, with the other test servers");
             settings.broker = broker.url();

@@ -14,8 +14,9 @@ use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Packet, QoS};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
-use wm_mqtt::Login;
 use wm_uplink::topic;
+
+use super::Broker;
 
 /// A connected simulated gateway.
 #[derive(Debug)]
@@ -29,17 +30,17 @@ pub struct Connection {
 impl Connection {
     /// Connects as gateway `serial`; the connection comes back by itself
     /// after a broker restart. `acked` counts the commands it acknowledged.
-    pub fn open(serial: &str, broker: &Login, next_id: Arc<AtomicU64>, acked: Arc<AtomicU64>) -> Self {
-        let mut options = MqttOptions::new(format!("sim-{serial}"), &broker.host, broker.port);
-        options
-            .set_credentials(&broker.username, &broker.password)
-            .set_keep_alive(Duration::from_secs(30))
-            .set_last_will(LastWill::new(
+    pub fn open(serial: &str, broker: &Broker, next_id: Arc<AtomicU64>, acked: Arc<AtomicU64>) -> Self {
+        let (client_id, username, password) = broker.sign_in.of(serial);
+        let mut options = MqttOptions::new(client_id, &broker.host, broker.port);
+        options.set_credentials(username, password).set_keep_alive(Duration::from_secs(30)).set_last_will(
+            LastWill::new(
                 topic::uplink(serial, topic::Kind::Status),
                 json!({"status": "offline"}).to_string(),
                 QoS::AtLeastOnce,
                 true,
-            ));
+            ),
+        );
         let (client, mut eventloop) = AsyncClient::new(options, 256);
         let (serial_owned, driver_client, ids) = (serial.to_owned(), client.clone(), next_id.clone());
         let driver = tokio::spawn(async move {

@@ -31,7 +31,6 @@ pub use self::{
     fleet::{SimGateway, SimMeter, fleet},
     usage::Scenario,
 };
-use wm_mqtt::Login;
 use wm_uplink::topic::Kind;
 
 /// How a simulation runs.
@@ -103,9 +102,49 @@ async fn send_backlogs(
     sent
 }
 
-/// Runs `fleet` on the broker at `broker` (with the gateways' login) until
+/// Where the simulated gateways connect, and how each signs in.
+#[derive(Clone, Debug)]
+pub struct Broker {
+    pub host: String,
+    pub port: u16,
+    pub sign_in: SignIn,
+}
+
+/// How each simulated gateway signs in (docs/device-plane.md).
+#[derive(Clone)]
+pub enum SignIn {
+    /// The shared gateway login (`mqtt.gateway_password`), as client
+    /// `sim-{serial}`.
+    Shared { username: String, password: String },
+    /// Each gateway as itself: its serial number as username and client
+    /// id, and its own secret, by serial number.
+    Own(std::collections::HashMap<String, String>),
+}
+
+impl std::fmt::Debug for SignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SignIn::Shared { username, .. } => f.debug_struct("Shared").field("username", username).finish(),
+            SignIn::Own(secrets) => f.debug_tuple("Own").field(&secrets.len()).finish(),
+        }
+    }
+}
+
+impl SignIn {
+    /// The client id, username and password of the gateway `serial`.
+    pub fn of(&self, serial: &str) -> (String, String, String) {
+        match self {
+            SignIn::Shared { username, password } => (format!("sim-{serial}"), username.clone(), password.clone()),
+            SignIn::Own(secrets) => {
+                (serial.to_owned(), serial.to_owned(), secrets.get(serial).cloned().unwrap_or_default())
+            }
+        }
+    }
+}
+
+/// Runs `fleet` on `broker` until
 /// the duration ends or `stop`.
-pub async fn run(fleet: &[SimGateway], broker: &Login, settings: &SimSettings, stop: CancellationToken) -> Stats {
+pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, stop: CancellationToken) -> Stats {
     let mut rng = StdRng::seed_from_u64(settings.seed);
     let acked = Arc::new(AtomicU64::new(0));
     let start_id = u64::try_from(Utc::now().timestamp_micros()).unwrap_or(1);

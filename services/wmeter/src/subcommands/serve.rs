@@ -15,15 +15,13 @@ pub async fn embedded(mut settings: Settings, demo: bool) -> anyhow::Result<()> 
     let _telemetry = wm_http::telemetry::init(&settings.log, "wmeter")?;
     let mut app = Application::build(&settings, Role::Embedded).await?;
     say(format_args!("w-meter is running at {}", app.url()));
-    if let Some((addr, (username, password))) = app.embedded_broker() {
+    if let Some((addr, shared)) = app.embedded_broker() {
         say(format_args!("MQTT broker at mqtt://{addr}"));
-        if demo {
-            say(format_args!(
-                "gateways sign in as {username} / {password}   (this run only; set mqtt.gateway_password to keep one)"
-            ));
-        } else if settings.mqtt.gateway_password.is_none() {
+        if let Some((username, _)) = shared {
             tracing::warn!(
-                "mqtt.gateway_password is not set: only this process's own clients can sign in to the broker"
+                username,
+                "mqtt.gateway_password is set: every gateway may sign in with this one shared login and act as \
+                 any other. Give each gateway its own credentials, then unset it (docs/device-plane.md)"
             );
         }
     }

@@ -6,13 +6,12 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
-use wm_mqtt::Login;
 use wm_telemetry_ingest::MqttSettings;
 
 use crate::{
     cli::SimulateArgs,
     config::Settings,
-    simulator::{self, SimGateway, SimSettings},
+    simulator::{self, Broker, SignIn, SimGateway, SimSettings},
 };
 
 pub async fn run(settings: Settings, args: SimulateArgs) -> anyhow::Result<()> {
@@ -60,8 +59,9 @@ pub async fn run(settings: Settings, args: SimulateArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Where the simulated gateways connect, and as whom.
-fn broker(mqtt: &MqttSettings, url: Option<&str>) -> anyhow::Result<Login> {
+/// Where the simulated gateways connect, and as whom: the shared gateway
+/// login, which the broker must accept (docs/device-plane.md).
+fn broker(mqtt: &MqttSettings, url: Option<&str>) -> anyhow::Result<Broker> {
     let (host, port) = match url {
         Some(url) => MqttSettings { broker: url.to_owned(), ..mqtt.clone() }
             .broker_address()
@@ -75,7 +75,8 @@ fn broker(mqtt: &MqttSettings, url: Option<&str>) -> anyhow::Result<Login> {
     let password = mqtt.gateway_password.clone().context(
         "mqtt.gateway_password: set it (WMETER_MQTT__GATEWAY_PASSWORD) to the password gateways sign in with",
     )?;
-    Ok(Login { host, port, client_id: String::new(), username: mqtt.gateway_username.clone(), password })
+    let sign_in = SignIn::Shared { username: mqtt.gateway_username.clone(), password };
+    Ok(Broker { host, port, sign_in })
 }
 
 /// Registers each device of `fleet` through the API; ones already

@@ -103,6 +103,9 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     write(static_dir.path(), "assets/app-1234.js", "console.log('w-meter')");
     settings.http.port = 0;
     settings.mqtt.listen = "127.0.0.1:0".to_owned();
+    // The shared gateway login, unless a test sets its own: most tests are
+    // about what gateways send, not about the device plane.
+    settings.mqtt.gateway_password.get_or_insert_with(|| "test-gateway-password".to_owned());
     settings.web.static_dir = static_dir.path().to_path_buf();
     settings.auth.jwt_key = Some(JWT_KEY.to_owned());
     settings.validate(mode).unwrap();
@@ -110,7 +113,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     let app = Application::build_with_clock(&settings, role, clock.clone()).await.unwrap();
     let url = app.url();
     let log = app.event_log().cloned();
-    let broker = app.embedded_broker();
+    let broker = app.embedded_broker().and_then(|(addr, shared)| Some((addr, shared?)));
     let (stop, stopped) = oneshot::channel();
     let running = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;

@@ -5,6 +5,7 @@
 #[path = "../suite/mod.rs"]
 mod suite;
 
+mod device_plane;
 mod distributed;
 mod forwarding;
 mod helpers;

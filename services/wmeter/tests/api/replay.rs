@@ -101,7 +101,12 @@ async fn settled(app: &TestApp) -> Vec<String> {
 fn every_projection(app: &TestApp) -> Vec<std::sync::Arc<dyn Projection>> {
     let mut all = wm_auth::projections(app.db());
     all.extend(wm_device_registry::projections(app.db(), app.clock.clone()));
-    all.extend(wm_telemetry_ingest::projections(app.db(), &Default::default(), app.clock.clone(), &app.ingest_relay()));
+    all.extend(wm_telemetry_ingest::projections(
+        app.db(),
+        &Default::default(),
+        app.clock.clone(),
+        (&app.ingest_relay(), &Default::default()),
+    ));
     all.extend(app.notification_projections());
     all
 }

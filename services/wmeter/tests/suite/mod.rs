@@ -17,6 +17,7 @@ pub mod bad_input;
 pub mod devices_csv;
 pub mod docs;
 pub mod edits;
+pub mod gateway_credentials;
 pub mod registration;
 pub mod routes;
 pub mod search;
@@ -73,6 +74,8 @@ macro_rules! suite_tests {
             api_keys::a_key_is_refused_once_it_expires,
             api_keys::an_admin_key_administers_but_has_no_account,
             api_keys::only_admins_make_keys_and_bad_ones_say_why,
+            gateway_credentials::a_secret_is_shown_once_and_a_rotation_revokes_the_last_one,
+            gateway_credentials::only_operators_and_admins_handle_credentials_and_bad_requests_say_why,
         }
     };
 }

@@ -81,9 +81,14 @@ async fn a_confirmed_shutdown_closes_the_valve_once() {
         })
         .await;
         let log = app.event_log();
-        for p in wm_telemetry_ingest::projections(app.db(), &Default::default(), app.clock.clone(), &app.ingest_relay())
-            .into_iter()
-            .chain(wm_device_registry::projections(app.db(), app.clock.clone()))
+        for p in wm_telemetry_ingest::projections(
+            app.db(),
+            &Default::default(),
+            app.clock.clone(),
+            (&app.ingest_relay(), &Default::default()),
+        )
+        .into_iter()
+        .chain(wm_device_registry::projections(app.db(), app.clock.clone()))
         {
             projection::rebuild(log.as_ref(), p.as_ref(), RunOptions::default()).await.unwrap();
         }

@@ -1,6 +1,7 @@
 // Gateway detail (spec §2): the route parameter is an id or a serial number,
 // with or without GTW-. Details and edit on the left, activity on the right,
-// with the gateway's daily traffic above it.
+// with the gateway's daily traffic above it; below both, what other features
+// add across the page (the MQTT credentials, for operators and admins).
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
@@ -67,6 +68,9 @@ export default function GatewayDetailPage() {
           <BleActivitySection gatewayId={id} />
           <GatewayActivitySection gatewayId={id} />
         </Box>
+      </Box>
+      <Box sx={{ display: 'grid', gap: 3, minWidth: 0, mt: 3, '&:empty': { display: 'none' } }}>
+        <DeviceSections deviceId={id} kind="gateway" place="below" />
       </Box>
     </Box>
   );
