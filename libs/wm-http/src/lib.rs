@@ -26,6 +26,7 @@ mod json_object;
 pub mod methods;
 pub mod metrics;
 pub mod params;
+pub mod security;
 mod settings;
 pub mod telemetry;
 pub mod trace;

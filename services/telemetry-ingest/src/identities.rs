@@ -3,8 +3,8 @@
 //!
 //! - w-meter's own account: everything;
 //! - a gateway, with its serial number as username and one of its own
-//!   secrets as password: publish under `wmeter/v1/gw/{serial}/`, subscribe
-//!   to its own `cmd` topic, with its serial number as client id;
+//!   secrets as password: publish its uplinks under `wmeter/v1/gw/{serial}/`,
+//!   subscribe to its own `cmd` topic, with its serial number as client id;
 //! - the shared gateway login, only when `mqtt.gateway_password` is set (a
 //!   migration from shared credentials): any gateway's topics.
 //!
@@ -18,7 +18,7 @@ use tokio::sync::broadcast;
 use wm_domain::{Clock, SerialNumber};
 use wm_mqtt::{Access, Attempt, Authenticator, Refusal, password};
 use wm_storage::Db;
-use wm_uplink::topic;
+use wm_uplink::topic::{self, Kind};
 
 use crate::{ingest::metrics::IngestMetrics, storage::credentials};
 
@@ -96,22 +96,24 @@ impl Authenticator for Identities {
     }
 }
 
-/// A gateway's own topics, under its own client id.
+/// A gateway's own topics, under its own client id: each uplink kind (not
+/// its `cmd` topic, which only w-meter writes), and its commands.
 fn gateway_access(serial: &str) -> Access {
     Access {
         identity: gateway_identity(serial),
         client_id: Some(serial.to_owned()),
-        publish: Some(vec![format!("{}{serial}/+", topic::PREFIX)]),
+        publish: Some(Kind::ALL.into_iter().map(|kind| topic::uplink(serial, kind)).collect()),
         subscribe: Some(vec![topic::commands(serial)]),
     }
 }
 
-/// Every gateway's topics: what the shared login always could do.
+/// Every gateway's uplinks and commands: what the shared login always
+/// could do.
 fn shared_access(username: &str) -> Access {
     Access {
         identity: format!("shared:{username}"),
         client_id: None,
-        publish: Some(vec![topic::UPLINKS.to_owned()]),
+        publish: Some(Kind::ALL.into_iter().map(|kind| topic::uplink("+", kind)).collect()),
         subscribe: Some(vec![topic::commands("+")]),
     }
 }
@@ -127,6 +129,7 @@ mod tests {
         assert_eq!(access.client_id.as_deref(), Some("A1B2C3D4E5"));
         assert!(access.may_publish("wmeter/v1/gw/A1B2C3D4E5/reading"));
         assert!(!access.may_publish("wmeter/v1/gw/B1B2C3D4E5/reading"));
+        assert!(!access.may_publish("wmeter/v1/gw/A1B2C3D4E5/cmd"), "only w-meter writes commands");
         assert!(access.may_subscribe("wmeter/v1/gw/A1B2C3D4E5/cmd"));
         assert!(!access.may_subscribe("wmeter/v1/gw/+/+"));
     }

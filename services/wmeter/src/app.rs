@@ -180,6 +180,7 @@ fn http_server(
     let (auth, registry, ingest) = (services.auth.clone(), services.registry.clone(), services.ingest.clone());
     let notification = services.notification.clone();
     let tokens = web::Data::new(services.tokens.clone());
+    let security = web::Data::new(settings.web.security_headers());
     let HttpSettings { max_body_bytes, shutdown_timeout_secs, .. } = settings.http;
     let server = HttpServer::new(move || {
         let mut app = App::new()
@@ -187,9 +188,11 @@ fn http_server(
             .app_data(tokens.clone())
             .app_data(forwarded_for.clone())
             .app_data(methods.clone())
+            .app_data(security.clone())
             .wrap(from_fn(auth::require_token))
             .wrap(from_fn(wm_http::cache::control))
             .wrap(from_fn(metrics::record))
+            .wrap(from_fn(wm_http::security::headers))
             .wrap(from_fn(wm_http::trace::request))
             .configure(json_errors(max_body_bytes))
             .configure(health.clone().configure());

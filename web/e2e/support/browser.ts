@@ -17,6 +17,8 @@ export interface Session {
   page: Page;
   /** Browser dialogs (alert, confirm) that opened; XSS would show here. */
   dialogs: string[];
+  /** What the Content-Security-Policy refused: `close` fails when any. */
+  cspViolations: string[];
   close: () => Promise<void>;
 }
 
@@ -47,13 +49,21 @@ export async function openBrowser(base: string, viewport = DESKTOP): Promise<Ses
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
+  const cspViolations: string[] = [];
+  context.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+  });
   return {
     context,
     page,
     dialogs,
+    cspViolations,
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+      if (cspViolations.length > 0) {
+        throw new Error(`the Content-Security-Policy refused something:\n${cspViolations.join('\n')}`);
+      }
     },
   };
 }

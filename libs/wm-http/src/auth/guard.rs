@@ -21,14 +21,20 @@ pub const DOCS: &str = "/api/docs";
 /// Handlers still take a [`Caller`] to know who calls and check the role.
 pub async fn require_token(
     req: ServiceRequest,
-    next: Next<impl MessageBody>,
+    next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, Error> {
     let path = req.path();
     let docs = path.strip_prefix(DOCS).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
     let guarded = (path == "/api" || path.starts_with("/api/")) && !PUBLIC_ROUTES.contains(&path) && !docs;
     if guarded {
-        let caller = Caller::authenticate(req.request())?;
-        tracing::Span::current().record("user", caller.user_id.as_str());
+        match Caller::authenticate(req.request()) {
+            Ok(caller) => {
+                tracing::Span::current().record("user", caller.user_id.as_str());
+            }
+            // A response, not an error: outer middleware (the security
+            // headers) sees it like any other.
+            Err(refusal) => return Ok(req.error_response(refusal).map_into_right_body()),
+        }
     }
-    next.call(req).await
+    next.call(req).await.map(ServiceResponse::map_into_left_body)
 }

@@ -83,6 +83,7 @@ pub struct IssuedCredential {
 #[utoipa::path(get, path = "/api/devices/gateways/{id}/credentials", tag = "gateways",
     params(("id" = String, Path, description = "The gateway's id")),
     responses((status = 200, body = CredentialList),
+        (status = 400, description = "A malformed gateway id", body = ApiError),
         (status = 403, description = "A viewer may not see credentials", body = ApiError),
         (status = 404, description = "No such gateway", body = ApiError)),
     security(("bearer" = [])))]
@@ -107,7 +108,7 @@ pub async fn list(
     params(("id" = String, Path, description = "The gateway's id")),
     request_body = IssueCredential,
     responses((status = 201, body = IssuedCredential),
-        (status = 400, description = "An unknown kind", body = ApiError),
+        (status = 400, description = "A malformed gateway id, or an unknown kind", body = ApiError),
         (status = 403, description = "A viewer may not issue credentials", body = ApiError),
         (status = 404, description = "No such gateway", body = ApiError)),
     security(("bearer" = [])))]
@@ -140,6 +141,7 @@ pub async fn issue(
     params(("id" = String, Path, description = "The gateway's id"),
         ("credentialId" = String, Path, description = "The credential's id")),
     responses((status = 204, description = "Revoked (or revoked already)"),
+        (status = 400, description = "A malformed gateway id", body = ApiError),
         (status = 403, description = "A viewer may not revoke credentials", body = ApiError),
         (status = 404, description = "No such credential for this gateway", body = ApiError)),
     security(("bearer" = [])))]

@@ -78,6 +78,13 @@ impl WebSettings {
         Ok(())
     }
 
+    /// The security headers of every response; the policy lets the map's
+    /// tiles in.
+    pub fn security_headers(&self) -> wm_http::security::SecurityHeaders {
+        let tiles: Vec<String> = wm_http::security::origin_of(&self.map_tiles_url).into_iter().collect();
+        wm_http::security::SecurityHeaders::new(&tiles, false)
+    }
+
     /// What the dashboard is told at run time.
     pub fn dashboard(&self) -> wm_api_gateway::DashboardSettings {
         wm_api_gateway::DashboardSettings {

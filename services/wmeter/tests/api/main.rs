@@ -8,6 +8,7 @@ mod suite;
 mod device_plane;
 mod distributed;
 mod forwarding;
+mod headers;
 mod helpers;
 mod integrations;
 mod operability;
