@@ -44,34 +44,40 @@ impl Mosquitto {
                 .expect("run mosquitto_passwd");
             assert!(status.success(), "mosquitto_passwd failed");
         }
-        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
-        let config = dir.path().join("mosquitto.conf");
-        std::fs::write(
-            &config,
-            format!(
-                "listener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\npersistence false\n\
-                 max_inflight_messages 100\nmax_queued_messages 100000\nlog_dest stderr\nlog_type error\n",
-                passwords.display()
-            ),
-        )
-        .expect("config");
+        let port = free_port();
+        let config = format!(
+            "listener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\npersistence false\n\
+             max_inflight_messages 100\nmax_queued_messages 100000\nlog_dest stderr\nlog_type error\n",
+            passwords.display()
+        );
         readable(&passwords);
-        readable(&config);
-        let child = Command::new(&binary)
-            .arg("-c")
-            .arg(&config)
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start mosquitto");
+        let child = launch(&binary, dir.path(), &config, &[port]);
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let started = Instant::now();
-        while TcpStream::connect(addr).is_err() {
-            assert!(started.elapsed() < Duration::from_secs(10), "mosquitto did not listen on {addr}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
         let logins = logins.iter().map(|(u, p)| ((*u).to_owned(), (*p).to_owned())).collect();
         Some(Mosquitto { addr, logins, child, _dir: dir })
+    }
+
+    /// Starts one with the configuration `config` gives for two free ports
+    /// and a folder of its own (where it may find the files it names),
+    /// listening on both; its first port is [`Mosquitto::addr`]. `None`
+    /// (skip) when the binary is not configured.
+    ///
+    /// # Panics
+    /// When it cannot start.
+    pub fn with_config(config: impl FnOnce([u16; 2], &Path) -> String) -> Option<(Mosquitto, [u16; 2])> {
+        let binary = servers::mosquitto()?;
+        let dir = tempfile::tempdir().expect("a folder for mosquitto");
+        readable(dir.path());
+        let ports = [free_port(), free_port()];
+        let child = launch(&binary, dir.path(), &config(ports, dir.path()), &ports);
+        let addr = SocketAddr::from(([127, 0, 0, 1], ports[0]));
+        Some((Mosquitto { addr, logins: Vec::new(), child, _dir: dir }, ports))
+    }
+
+    /// Sends it SIGHUP: it reads its password and ACL files again.
+    pub fn reload(&self) {
+        let status = Command::new("kill").args(["-HUP", &self.child.id().to_string()]).status().expect("run kill");
+        assert!(status.success(), "cannot signal mosquitto");
     }
 
     /// `mqtt://127.0.0.1:port`.
@@ -112,7 +118,36 @@ pub const GATEWAY_LOGIN: &str = "gateway-test";
 /// The shared subscription ingest replicas use.
 pub const SHARED_GROUP: &str = "wmeter-ingest";
 
-fn readable(path: &Path) {
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
+}
+
+/// Starts the broker with `config` (written into `dir`), and waits until it
+/// listens on every one of `ports`.
+fn launch(binary: &str, dir: &Path, config: &str, ports: &[u16]) -> Child {
+    let path = dir.join("mosquitto.conf");
+    std::fs::write(&path, config).expect("config");
+    readable(&path);
+    let child = Command::new(binary)
+        .arg("-c")
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start mosquitto");
+    let started = Instant::now();
+    for port in ports {
+        let addr = SocketAddr::from(([127, 0, 0, 1], *port));
+        while TcpStream::connect(addr).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(10), "mosquitto did not listen on {addr}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    child
+}
+
+/// Makes `path` readable by Mosquitto's own user (it drops root).
+pub fn readable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     let mode = if path.is_dir() { 0o755 } else { 0o644 };
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("permissions");

@@ -48,6 +48,10 @@ pub enum Subcommand {
     /// benchmarks: devices and readings straight into every service's
     /// tables, in bulk (multi-row statements on SQLite, COPY on PostgreSQL).
     Seed(SeedArgs),
+    /// Write Mosquitto's password and ACL files from the registry's gateway
+    /// credentials (the distributed mode's device plane), once or every
+    /// `--watch` seconds, and make Mosquitto reload them when they change.
+    Mosquitto(MosquittoArgs),
     /// Manage the users who may sign in.
     User {
         #[command(subcommand)]
@@ -58,6 +62,20 @@ pub enum Subcommand {
         #[command(subcommand)]
         subcommand: ConfigSubcommand,
     },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MosquittoArgs {
+    /// Where to write gateways.passwords, gateways.acl, service.passwords
+    /// and service.acl.
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Write again every this many seconds, until stopped (a sidecar).
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub watch: Option<u64>,
+    /// Mosquitto's `pid_file`: it gets SIGHUP when a file changed.
+    #[arg(long, value_name = "FILE")]
+    pub pid_file: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 mod demo;
 mod jwt_key;
+pub mod mosquitto;
 mod output;
 mod readiness;
 pub mod role;

@@ -21,10 +21,11 @@ pub struct MqttSettings {
     pub broker: String,
     /// Where the embedded broker listens.
     pub listen: String,
-    /// The login gateways use on the embedded broker.
+    /// The shared gateway login, for migrations only (docs/device-plane.md).
     pub gateway_username: String,
-    /// Its password; the embedded mode generates one for the process when
-    /// unset (only the built-in simulator can then connect). Never printed.
+    /// Its password: when set, every gateway may sign in with it and act as
+    /// any other. Unset (the default), each gateway signs in as itself.
+    /// Never printed.
     pub gateway_password: Option<String>,
     /// w-meter's own login to the broker.
     pub username: String,
@@ -99,6 +100,12 @@ impl MqttSettings {
         } else {
             self.broker_address()?;
         }
+        if self.gateway_password.as_deref().is_some_and(str::is_empty) {
+            return Err((
+                "mqtt.gateway_password",
+                "is empty; unset it to turn the shared gateway login off".to_owned(),
+            ));
+        }
         if !(1..=10_000).contains(&self.batch) {
             return Err(("mqtt.batch", format!("{} is out of range; expected 1 to 10000", self.batch)));
         }
@@ -152,6 +159,12 @@ mod tests {
             let s = MqttSettings { broker: bad.into(), ..MqttSettings::default() };
             assert_eq!(s.validate().unwrap_err().0, "mqtt.broker", "{bad}");
         }
+    }
+
+    #[test]
+    fn an_empty_shared_password_is_refused_not_taken_for_one() {
+        let s = MqttSettings { gateway_password: Some(String::new()), ..MqttSettings::default() };
+        assert_eq!(s.validate().unwrap_err().0, "mqtt.gateway_password");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 mod config_print;
 mod migrate;
+mod mosquitto;
 mod password;
 mod replay;
 mod seed;
@@ -25,6 +26,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Subcommand::Replay { service } => replay::run(load(file, Mode::Embedded)?, service).await,
         Subcommand::Seed(args) => seed::run(load(file, Mode::Embedded)?, args).await,
         Subcommand::Simulate(args) => simulate::run(load(file, Mode::Embedded)?, args).await,
+        Subcommand::Mosquitto(args) => mosquitto::run(load(file, Mode::Embedded)?, args).await,
         Subcommand::User { subcommand } => user::run(load(file, Mode::Embedded)?, subcommand).await,
         Subcommand::Config { subcommand: ConfigSubcommand::Print { mode } } => {
             let mode = match mode {

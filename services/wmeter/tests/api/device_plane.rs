@@ -65,6 +65,40 @@ async fn run(mut command: Command) -> Output {
     tokio::time::timeout(Duration::from_secs(20), command.output()).await.expect("the client ends").unwrap()
 }
 
+/// A `mosquitto_sub` that prints what it hears (`topic payload` lines)
+/// until its time is up.
+struct Listening {
+    child: tokio::process::Child,
+}
+
+impl Clients {
+    /// Subscribes to `filter` for 3 s (or 30 s, `long`) and lets the
+    /// subscription settle.
+    async fn listen_for(&self, login: Login<'_>, filter: &str, seconds: u32) -> Listening {
+        let mut command = Command::new(&self.subscribe);
+        command
+            .args(self.args(login))
+            .args(["-t", filter, "-v", "-W", &seconds.to_string()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        let child = command.spawn().unwrap();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        Listening { child }
+    }
+
+    async fn listen(&self, login: Login<'_>, filter: &str) -> Listening {
+        self.listen_for(login, filter, 3).await
+    }
+}
+
+impl Listening {
+    /// What it heard, once its time is up.
+    async fn stop(self) -> String {
+        said(&self.child.wait_with_output().await.unwrap())
+    }
+}
+
 fn said(output: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
 }
@@ -170,4 +204,98 @@ async fn a_revoked_or_rotated_secret_stops_working_at_once() {
         (!clients.publish(new_login, &own, &heartbeat(3)).await.status.success()).then_some(())
     })
     .await;
+}
+
+/// The shipped Mosquitto configuration, on two free ports of 127.0.0.1,
+/// with its files in `auth`, without persistence.
+fn shipped_config([gateways, service]: [u16; 2], auth: &std::path::Path) -> String {
+    let shipped = include_str!("../../../../deploy/compose/mosquitto/mosquitto.conf");
+    let mut config = shipped.to_owned();
+    for (from, to) in [
+        ("listener 1883 0.0.0.0", format!("listener {gateways} 127.0.0.1")),
+        ("listener 1884 0.0.0.0", format!("listener {service} 127.0.0.1")),
+        ("/mosquitto/auth/", format!("{}/", auth.display())),
+        ("pid_file /mosquitto/run/mosquitto.pid\n", String::new()),
+        ("persistence true\n", "persistence false\n".to_owned()),
+        ("persistence_location /mosquitto/data/\n", String::new()),
+        ("log_dest stdout", "log_dest stderr".to_owned()),
+    ] {
+        assert!(config.contains(from), "the shipped configuration changed: {from:?} is gone");
+        config = config.replace(from, &to);
+    }
+    config
+}
+
+/// `wmeter mosquitto`'s one pass: the files for the registry as it is now.
+async fn write_files(app: &TestApp, mqtt: &wm_telemetry_ingest::MqttSettings, auth: &std::path::Path) {
+    let files = wmeter::mosquitto::render(app.db(), mqtt, auth, chrono::Utc::now()).await.unwrap();
+    wmeter::mosquitto::write(auth, &files).unwrap();
+}
+
+#[tokio::test]
+async fn mosquitto_enforces_the_files_wmeter_writes() {
+    let app = spawn_app().await;
+    let Some(mut clients) = Clients::of(&app) else { return };
+    let ((a, serial_a), (b, serial_b)) = (register(&app, 1).await, register(&app, 2).await);
+    let ((_, secret_a), (_, secret_b)) = (issue_secret(&app, &a).await, issue_secret(&app, &b).await);
+    let auth = tempfile::tempdir().unwrap();
+    wm_test_support::mqtt::readable(auth.path());
+    let mqtt = wm_telemetry_ingest::MqttSettings {
+        password: Some("service-password".to_owned()),
+        ..wm_telemetry_ingest::MqttSettings::default()
+    };
+    write_files(&app, &mqtt, auth.path()).await;
+    let Some((broker, [gateway_port, service_port])) =
+        wm_test_support::mqtt::Mosquitto::with_config(|ports, _| shipped_config(ports, auth.path()))
+    else {
+        return;
+    };
+    let service = Clients { port: service_port, ..Clients::of(&app).unwrap() };
+    clients.port = gateway_port;
+    let ingest = ("ingest-1", "wmeter", "service-password");
+    let (login_a, login_b) = ((&*serial_a, &*serial_a, &*secret_a), (&*serial_b, &*serial_b, &*secret_b));
+
+    // w-meter reads the uplinks; A's own arrive, A's forgery as B does not.
+    let uplinks = service.listen(ingest, "wmeter/v1/gw/+/heartbeat").await;
+    let own = clients.publish(login_a, &format!("wmeter/v1/gw/{serial_a}/heartbeat"), "own").await;
+    assert!(own.status.success(), "{}", said(&own));
+    let forged = clients.publish(login_a, &format!("wmeter/v1/gw/{serial_b}/heartbeat"), "forged").await;
+    assert!(forged.status.success(), "acknowledged and dropped: {}", said(&forged));
+    let heard = uplinks.stop().await;
+    assert!(heard.contains(&format!("wmeter/v1/gw/{serial_a}/heartbeat own")), "{heard}");
+    assert!(!heard.contains("forged"), "{heard}");
+
+    // B keeps its session when a connection of A claims its client id (the
+    // listener names A's connection after A); A listening to everything
+    // hears its own commands only.
+    let b_commands = clients.listen(login_b, &format!("wmeter/v1/gw/{serial_b}/cmd")).await;
+    let claim =
+        clients.publish((&serial_b, &serial_a, &secret_a), &format!("wmeter/v1/gw/{serial_a}/status"), "{}").await;
+    assert!(claim.status.success(), "{}", said(&claim));
+    let everything = clients.listen(login_a, "#").await;
+    for serial in [&serial_a, &serial_b] {
+        let sent = service.publish(ingest, &format!("wmeter/v1/gw/{serial}/cmd"), &format!("to-{serial}")).await;
+        assert!(sent.status.success(), "{}", said(&sent));
+    }
+    let (heard_a, heard_b) = (everything.stop().await, b_commands.stop().await);
+    assert!(heard_a.contains(&format!("to-{serial_a}")) && !heard_a.contains(&format!("to-{serial_b}")), "{heard_a}");
+    assert!(heard_b.contains(&format!("to-{serial_b}")), "B was not taken over: {heard_b}");
+
+    // Each listener admits its own logins only.
+    assert!(!clients.publish(ingest, "wmeter/v1/gw/x/heartbeat", "x").await.status.success());
+    assert!(!service.publish(login_a, "wmeter/v1/gw/x/heartbeat", "x").await.status.success());
+
+    // Revoked: written again and reloaded, the open connection is dropped.
+    let open = clients.listen_for(login_a, &format!("wmeter/v1/gw/{serial_a}/cmd"), 30).await;
+    let list: Value = app.json(&format!("/api/devices/gateways/{a}/credentials"), 200).await;
+    let revoke =
+        format!("/api/devices/gateways/{a}/credentials/{}/revoke", list["credentials"][0]["id"].as_str().unwrap());
+    assert_eq!(app.send_as(Role::Operator, Method::POST, &revoke, None).await.status(), 204);
+    write_files(&app, &mqtt, auth.path()).await;
+    broker.reload();
+    let ended = tokio::time::timeout(Duration::from_secs(5), open.child.wait_with_output()).await;
+    assert!(ended.is_ok(), "the revoked gateway's connection is dropped");
+    let refused = clients.publish(login_a, &format!("wmeter/v1/gw/{serial_a}/heartbeat"), "again").await;
+    assert!(!refused.status.success(), "{}", said(&refused));
+    assert!(clients.publish(login_b, &format!("wmeter/v1/gw/{serial_b}/heartbeat"), "b").await.status.success());
 }

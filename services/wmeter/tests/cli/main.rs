@@ -7,6 +7,7 @@
 mod config;
 mod crash;
 mod demo;
+mod mosquitto;
 mod schema;
 mod seed;
 mod serve;
