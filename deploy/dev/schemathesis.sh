@@ -39,7 +39,8 @@ run() {
   port=$(free_port)
   url="http://127.0.0.1:$port"
   export WMETER_HTTP__PORT=$port WMETER_MQTT__LISTEN=127.0.0.1:0 WMETER_LOG__LEVEL=warn \
-    WMETER_DATABASE__URL="sqlite://$dir/wm.db" WMETER_WEB__STATIC_DIR="$dir" WMETER_AUTH__KEY_FILE="$dir/jwt.key"
+    WMETER_DATABASE__URL="sqlite://$dir/wm.db" WMETER_WEB__STATIC_DIR="$dir" WMETER_AUTH__KEY_FILE="$dir/jwt.key" \
+    WMETER_DEVICES__CA_CERT_FILE="$dir/device-ca.crt" WMETER_DEVICES__CA_KEY_FILE="$dir/device-ca.key"
   echo "schemathesis-password" | target/debug/wmeter user add --username st-admin --role admin >/dev/null
   target/debug/wmeter serve >/dev/null 2>"$dir/serve.log" &
   pid=$!

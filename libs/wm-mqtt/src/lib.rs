@@ -12,5 +12,8 @@ pub mod broker;
 pub mod link;
 pub mod password;
 
-pub use broker::{Access, Attempt, Authenticator, BrokerError, Durable, EmbeddedBroker, MAX_PACKET_BYTES, Refusal};
+pub use broker::{
+    Access, Attempt, Authenticator, BrokerError, Durable, EmbeddedBroker, MAX_PACKET_BYTES, Refusal, TlsError,
+    TlsListener, fingerprint, server_config,
+};
 pub use link::{Delivery, Link, Login};

@@ -57,7 +57,7 @@ async fn broker_with_logins() -> (EmbeddedBroker, Arc<Logins>) {
         refused: Mutex::default(),
     });
     let durable = Durable { client_id: "ingest".into(), identity: "svc".into(), filter: "up/#".into(), window: 10 };
-    let broker = EmbeddedBroker::start("127.0.0.1:0".parse().unwrap(), logins.clone(), durable).await.unwrap();
+    let broker = EmbeddedBroker::start("127.0.0.1:0".parse().unwrap(), None, logins.clone(), durable).await.unwrap();
     (broker, logins)
 }
 

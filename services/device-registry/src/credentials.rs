@@ -11,6 +11,7 @@ use wm_storage::Tx;
 use crate::{
     NAME,
     actions::{Actions, REGISTRY_KEY},
+    device_ca::{DeviceCa, IssuedCertificate},
     domain::credential::{self, Credential, Proof},
     error::RegistryError,
     storage::{credentials, devices},
@@ -18,23 +19,45 @@ use crate::{
 
 /// A credential just issued, with what proves it: shown once.
 #[derive(Debug)]
-pub struct Issued {
+pub struct Issued<T> {
     pub credential: Credential,
-    pub secret: String,
+    pub proof: T,
 }
 
 impl Actions {
     /// Gives the gateway `gateway_id` a new secret, revoking its active one.
-    pub async fn issue_secret(&self, attempt: &Attempt, gateway_id: DeviceId) -> Result<Issued, RegistryError> {
+    pub async fn issue_secret(&self, attempt: &Attempt, gateway_id: DeviceId) -> Result<Issued<String>, RegistryError> {
         let secret = credential::generate_secret();
-        let proof = Proof::SecretHash(wm_mqtt::password::hash(&secret));
-        let credential = self.issue(attempt, gateway_id, proof).await?;
-        Ok(Issued { credential, secret })
+        let hash = wm_mqtt::password::hash(&secret);
+        self.issue(attempt, gateway_id, |_| Ok((Proof::SecretHash(hash), secret))).await
     }
 
-    /// Issues the credential `proof` proves to the gateway, revoking its
-    /// active ones of the same kind; returns the new one.
-    async fn issue(&self, attempt: &Attempt, gateway_id: DeviceId, proof: Proof) -> Result<Credential, RegistryError> {
+    /// Gives the gateway `gateway_id` a new client certificate signed by
+    /// `ca`, revoking its active one.
+    pub async fn issue_certificate(
+        &self,
+        attempt: &Attempt,
+        gateway_id: DeviceId,
+        ca: &DeviceCa,
+    ) -> Result<Issued<IssuedCertificate>, RegistryError> {
+        let now = self.clock.now();
+        self.issue(attempt, gateway_id, |serial| {
+            let certificate = ca.issue(serial, now).map_err(|e| RegistryError::Unavailable(e.to_string()))?;
+            let proof =
+                Proof::Fingerprint { fingerprint: certificate.fingerprint.clone(), expires_at: certificate.expires_at };
+            Ok((proof, certificate))
+        })
+        .await
+    }
+
+    /// Issues the credential `make` makes for the gateway's serial number
+    /// to the gateway, revoking its active ones of the same kind.
+    async fn issue<T>(
+        &self,
+        attempt: &Attempt,
+        gateway_id: DeviceId,
+        make: impl FnOnce(&str) -> Result<(Proof, T), RegistryError>,
+    ) -> Result<Issued<T>, RegistryError> {
         let now = self.clock.now();
         let id = DeviceId::with_timestamp(now);
         let mut tx = self.db.begin_write().await?;
@@ -43,12 +66,15 @@ impl Actions {
         };
         let existing = credentials::of_gateway_in(&mut tx, &gateway_id.to_string()).await?;
         let serial = gateway.serial_number.to_string();
+        let (proof, made) = make(&serial)?;
         let events = credential::issue((&gateway_id, &serial), &existing, &id, proof, now);
         self.stage_credentials(&mut tx, attempt, &gateway_id, events).await?;
         let issued = credentials::of_gateway_in(&mut tx, &gateway_id.to_string()).await?;
         tx.commit().await?;
         self.relay.wake();
-        issued.into_iter().find(|c| c.id == id.to_string()).ok_or(RegistryError::NotFound("credential"))
+        let credential =
+            issued.into_iter().find(|c| c.id == id.to_string()).ok_or(RegistryError::NotFound("credential"))?;
+        Ok(Issued { credential, proof: made })
     }
 
     /// Revokes the gateway's credential `credential_id`; one revoked

@@ -23,6 +23,9 @@ pub enum RegistryError {
     Taken(BTreeMap<String, String>),
     #[error("the device has been seen, so it cannot be deleted")]
     Seen,
+    /// Something the request needs is not set up (the device CA).
+    #[error("{0}")]
+    Unavailable(String),
     #[error(transparent)]
     Storage(StorageError),
 }
@@ -67,6 +70,7 @@ impl From<RegistryError> for ApiError {
                 "device_seen",
                 "This device has already been seen on the network, so it cannot be deleted",
             ),
+            RegistryError::Unavailable(message) => ApiError::conflict("device_ca_unavailable", message),
             RegistryError::Storage(storage) => storage.into(),
         }
     }

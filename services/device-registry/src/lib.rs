@@ -15,6 +15,7 @@
 
 pub mod actions;
 pub mod credentials;
+pub mod device_ca;
 pub mod domain;
 mod error;
 pub mod import;
@@ -61,11 +62,11 @@ pub fn build(
     db: Db,
     log: Arc<dyn EventLog>,
     clock: Arc<dyn Clock>,
-    settings: DeviceSettings,
+    (settings, device_ca): (DeviceSettings, Arc<device_ca::DeviceCa>),
 ) -> (web::Data<RegistryState>, Relay) {
     let relay = Relay::new(db.clone(), log, NAME);
     let actions = actions::Actions { db, relay: relay.clone(), clock };
-    (web::Data::new(RegistryState { actions, settings }), relay)
+    (web::Data::new(RegistryState { actions, settings, device_ca }), relay)
 }
 
 /// The registry's projections, in rebuild order: its own events first,

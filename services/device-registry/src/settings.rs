@@ -1,6 +1,8 @@
 //! The `devices` settings: when a device counts as online or lost
 //! (DESIGN §6).
 
+use std::path::PathBuf;
+
 use chrono::Duration;
 use serde::{Deserialize, Serialize};
 
@@ -14,11 +16,23 @@ pub struct DeviceSettings {
     pub gateway_lost_after_secs: u64,
     /// The same for a meter.
     pub meter_lost_after_secs: u64,
+    /// The device CA's certificate (PEM), which signs gateways' client
+    /// certificates (docs/device-plane.md). The embedded mode makes the CA
+    /// here the first time it is needed.
+    pub ca_cert_file: PathBuf,
+    /// Its private key (PEM), readable by w-meter alone.
+    pub ca_key_file: PathBuf,
 }
 
 impl Default for DeviceSettings {
     fn default() -> Self {
-        Self { gateway_online_window_secs: 600, gateway_lost_after_secs: 2 * 3600, meter_lost_after_secs: 25 * 3600 }
+        Self {
+            gateway_online_window_secs: 600,
+            gateway_lost_after_secs: 2 * 3600,
+            meter_lost_after_secs: 25 * 3600,
+            ca_cert_file: PathBuf::from("data/device-ca.crt"),
+            ca_key_file: PathBuf::from("data/device-ca.key"),
+        }
     }
 }
 

@@ -12,6 +12,8 @@ use crate::{NAME, actions::Actions, settings::DeviceSettings, storage::lists::Fi
 pub struct RegistryState {
     pub actions: Actions,
     pub settings: DeviceSettings,
+    /// Signs gateways' client certificates.
+    pub device_ca: std::sync::Arc<crate::device_ca::DeviceCa>,
 }
 
 impl RegistryState {

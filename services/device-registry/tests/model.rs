@@ -109,8 +109,12 @@ async fn setup(db: TestDb) -> Setup {
 
 async fn run_case(setup: &Setup, ops: &[Op]) -> Result<(), TestCaseError> {
     let clock = Arc::new(ManualClock::new(DateTime::from_timestamp(1_800_000_000, 0).unwrap()));
-    let (state, relay) =
-        wm_device_registry::build(setup.db.db().clone(), setup.log.clone(), clock.clone(), DeviceSettings::default());
+    let (state, relay) = wm_device_registry::build(
+        setup.db.db().clone(),
+        setup.log.clone(),
+        clock.clone(),
+        (DeviceSettings::default(), std::sync::Arc::new(wm_device_registry::device_ca::DeviceCa::absent())),
+    );
     let actions = &state.actions;
     let by = Attempt::new("u", "operator", None, "model");
     let mut model = Model::default();

@@ -3,8 +3,9 @@
 //!
 //! - w-meter's own account: everything;
 //! - a gateway, with its serial number as username and one of its own
-//!   secrets as password: publish its uplinks under `wmeter/v1/gw/{serial}/`,
-//!   subscribe to its own `cmd` topic, with its serial number as client id;
+//!   secrets as password, or over TLS with its own client certificate:
+//!   publish its uplinks under `wmeter/v1/gw/{serial}/`, subscribe to its
+//!   own `cmd` topic, with its serial number as client id;
 //! - the shared gateway login, only when `mqtt.gateway_password` is set (a
 //!   migration from shared credentials): any gateway's topics.
 //!
@@ -65,6 +66,18 @@ pub struct Identities {
 #[async_trait]
 impl Authenticator for Identities {
     async fn authenticate(&self, attempt: &Attempt<'_>) -> Option<Access> {
+        let now = self.clock.now().timestamp_micros();
+        // A client certificate the TLS listener verified decides alone.
+        if let Some(certificate) = attempt.certificate {
+            let fingerprint = wm_mqtt::fingerprint(certificate);
+            return match credentials::certificate_owner(&self.db, &fingerprint, now).await {
+                Ok(owner) => owner.map(|serial| gateway_access(&serial)),
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot read the gateways' MQTT credentials");
+                    None
+                }
+            };
+        }
         let (username, secret) = (attempt.username?, attempt.password?);
         if username == self.service.0 {
             return password::same(secret, &self.service.1).then(|| Access::full(format!("service:{username}")));
@@ -75,7 +88,6 @@ impl Authenticator for Identities {
             return password::same(secret, shared_secret).then(|| shared_access(shared));
         }
         let serial = SerialNumber::parse(username).ok()?;
-        let now = self.clock.now().timestamp_micros();
         let hashes = match credentials::secret_hashes(&self.db, serial.as_str(), now).await {
             Ok(hashes) => hashes,
             Err(e) => {

@@ -42,7 +42,9 @@ use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
 use wm_storage::{Db, Migrations};
 
 pub use error::IngestError;
-pub use settings::{AlarmSettings, AnalyticsSettings, DetectorSettings, MqttSettings, TelemetrySettings};
+pub use settings::{
+    AlarmSettings, AnalyticsSettings, DetectorSettings, MqttSettings, MqttTlsSettings, TelemetrySettings,
+};
 pub use state::IngestState;
 
 use crate::{detectors::Detectors, identities::Revocations, ingest::metrics::IngestMetrics};

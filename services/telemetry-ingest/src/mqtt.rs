@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
-use wm_mqtt::{BrokerError, Durable, EmbeddedBroker, Link, Login};
+use wm_mqtt::{BrokerError, Durable, EmbeddedBroker, Link, Login, TlsListener};
 use wm_uplink::topic::UPLINKS;
 
 use crate::{MqttSettings, dispatch, identities::Identities, ingest, state::IngestState};
@@ -32,7 +32,12 @@ pub enum MqttError {
 
 /// Starts the embedded broker when configured, connects, and spawns the
 /// ingest worker; everything stops with `stop`.
-pub async fn start(settings: &MqttSettings, ingest: IngestState, stop: CancellationToken) -> Result<Mqtt, MqttError> {
+pub async fn start(
+    settings: &MqttSettings,
+    tls: Option<TlsListener>,
+    ingest: IngestState,
+    stop: CancellationToken,
+) -> Result<Mqtt, MqttError> {
     let (broker, gateway_login, login, filter) = if settings.is_embedded() {
         let listen =
             settings.listen.parse().map_err(|_| MqttError::Settings("mqtt.listen", settings.listen.clone()))?;
@@ -52,7 +57,7 @@ pub async fn start(settings: &MqttSettings, ingest: IngestState, stop: Cancellat
             service: service.clone(),
             shared: gateways.clone(),
         };
-        let broker = EmbeddedBroker::start(listen, Arc::new(identities), durable).await?;
+        let broker = EmbeddedBroker::start(listen, tls, Arc::new(identities), durable).await?;
         tokio::spawn(close_revoked(broker.clone(), ingest.revocations.subscribe(), stop.clone()));
         let addr = broker.addr();
         let login = Login {
@@ -78,6 +83,23 @@ pub async fn start(settings: &MqttSettings, ingest: IngestState, stop: Cancellat
     tokio::spawn(dispatch::run(ingest.clone(), link.clone(), stop.clone()));
     tokio::spawn(ingest::worker::run(ingest, link.clone(), deliveries, settings.batch, stop));
     Ok(Mqtt { broker, link, gateway_login })
+}
+
+/// The embedded broker's TLS listener, from its files, accepting client
+/// certificates signed by `client_ca` (PEM) if given; `None` without
+/// `mqtt.tls.listen`.
+pub fn tls_listener(settings: &MqttSettings, client_ca: Option<&[u8]>) -> Result<Option<TlsListener>, MqttError> {
+    let Some(listen) = settings.tls.address().map_err(|(key, message)| MqttError::Settings(key, message))? else {
+        return Ok(None);
+    };
+    let read = |key: &'static str, path: &str| {
+        std::fs::read(path).map_err(|e| MqttError::Settings(key, format!("cannot read {path}: {e}")))
+    };
+    let certificate = read("mqtt.tls.cert_file", &settings.tls.cert_file)?;
+    let key = read("mqtt.tls.key_file", &settings.tls.key_file)?;
+    let config = wm_mqtt::server_config(&certificate, &key, client_ca)
+        .map_err(|e| MqttError::Settings("mqtt.tls", e.to_string()))?;
+    Ok(Some(TlsListener { listen, config }))
 }
 
 /// Closes the connections of each gateway whose credential is revoked.

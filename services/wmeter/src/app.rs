@@ -94,6 +94,11 @@ impl Application {
         Some((mqtt.broker.as_ref()?.addr(), mqtt.gateway_login.clone()))
     }
 
+    /// The embedded MQTT broker's TLS address, when it has a TLS listener.
+    pub fn embedded_broker_tls(&self) -> Option<std::net::SocketAddr> {
+        self.mqtt.as_ref()?.broker.as_ref()?.tls_addr()
+    }
+
     /// The registry's write side, when this process runs the registry.
     pub fn registry(&self) -> Option<&wm_device_registry::actions::Actions> {
         self.registry.as_ref().map(|r| &r.actions)

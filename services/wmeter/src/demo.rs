@@ -97,7 +97,7 @@ async fn provision(actions: &Actions, fleet: &[SimGateway]) -> anyhow::Result<Ha
         let id = row.context("a demo gateway is not registered")?.id;
         let attempt = Attempt::new(ACTOR, "admin", None, "gateway.credential.issue");
         let issued = actions.issue_secret(&attempt, DeviceId::parse(&id)?).await?;
-        secrets.insert(gateway.serial.clone(), issued.secret);
+        secrets.insert(gateway.serial.clone(), issued.proof);
     }
     Ok(secrets)
 }

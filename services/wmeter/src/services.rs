@@ -6,6 +6,7 @@ use std::sync::Arc;
 use actix_web::web;
 use anyhow::Context;
 use prometheus_client::registry::Registry;
+use wm_device_registry::device_ca::DeviceCa;
 use wm_domain::Clock;
 use wm_eventlog::outbox::Relay;
 use wm_http::auth::AccessTokens;
@@ -23,6 +24,9 @@ pub struct Services {
     pub registry: Option<web::Data<wm_device_registry::RegistryState>>,
     pub ingest: Option<web::Data<wm_telemetry_ingest::IngestState>>,
     pub notification: Option<web::Data<wm_notification::NotificationState>>,
+    /// Signs gateways' client certificates; the embedded broker's TLS
+    /// listener trusts it unless told another CA.
+    device_ca: Arc<DeviceCa>,
     relays: Vec<Relay>,
     /// The auth topic, read to its end into `tokens`' versions, to follow.
     principals: Option<Box<dyn wm_eventlog::Consumer>>,
@@ -42,6 +46,11 @@ impl Services {
             registry: None,
             ingest: None,
             notification: None,
+            device_ca: Arc::new(DeviceCa::new(
+                settings.devices.ca_cert_file.clone(),
+                settings.devices.ca_key_file.clone(),
+                role == Role::Embedded,
+            )),
             relays: Vec::new(),
             principals: None,
         };
@@ -60,8 +69,12 @@ impl Services {
             log.ensure_topics(&[wm_proto::topics::REGISTRY, wm_proto::topics::AUDIT])
                 .await
                 .context("event_log: the registry and audit topics")?;
-            let (state, relay) =
-                wm_device_registry::build(db.clone(), log.clone(), clock.clone(), settings.devices.clone());
+            let (state, relay) = wm_device_registry::build(
+                db.clone(),
+                log.clone(),
+                clock.clone(),
+                (settings.devices.clone(), services.device_ca.clone()),
+            );
             services.registry = Some(state);
             services.relays.push(relay);
         }
@@ -132,9 +145,24 @@ impl Services {
             let every = std::time::Duration::from_secs(60);
             wiring.spawn(move |stop| wm_telemetry_ingest::detectors::run(detectors, swept, every, stop));
         }
-        let mqtt = wm_telemetry_ingest::mqtt::start(&settings.mqtt, ingest.get_ref().clone(), wiring.stop_token())
+        let tls = self.tls_listener(settings)?;
+        let mqtt = wm_telemetry_ingest::mqtt::start(&settings.mqtt, tls, ingest.get_ref().clone(), wiring.stop_token())
             .await
             .context("mqtt")?;
         Ok(Some(mqtt))
+    }
+
+    /// The embedded broker's TLS listener, if configured: it accepts client
+    /// certificates of `mqtt.tls.client_ca_file`, or of the device CA.
+    fn tls_listener(&self, settings: &Settings) -> anyhow::Result<Option<wm_mqtt::TlsListener>> {
+        let tls = &settings.mqtt.tls;
+        if tls.listen.is_empty() {
+            return Ok(None);
+        }
+        let client_ca = match tls.client_ca_file.as_str() {
+            "" => self.device_ca.certificate_pem().context("the device CA")?.into_bytes(),
+            path => std::fs::read(path).with_context(|| format!("mqtt.tls.client_ca_file: cannot read {path}"))?,
+        };
+        wm_telemetry_ingest::mqtt::tls_listener(&settings.mqtt, Some(&client_ca)).context("mqtt.tls")
     }
 }

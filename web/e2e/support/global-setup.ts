@@ -52,6 +52,8 @@ export default async function setup(project: TestProject) {
     WMETER_HTTP__PORT: String(httpPort),
     WMETER_DATABASE__URL: `sqlite://${dir}/wmeter.db`,
     WMETER_AUTH__KEY_FILE: `${dir}/jwt.key`,
+    WMETER_DEVICES__CA_CERT_FILE: `${dir}/device-ca.crt`,
+    WMETER_DEVICES__CA_KEY_FILE: `${dir}/device-ca.key`,
     WMETER_AUTH__SESSIONS__SECURE_COOKIE: 'false',
     WMETER_WEB__STATIC_DIR: DIST,
     WMETER_MQTT__LISTEN: `127.0.0.1:${String(mqttPort)}`,

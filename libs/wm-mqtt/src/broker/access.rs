@@ -14,6 +14,9 @@ pub struct Attempt<'a> {
     pub client_id: &'a str,
     pub username: Option<&'a str>,
     pub password: Option<&'a str>,
+    /// The client certificate (DER) the TLS listener verified against its
+    /// client CA, if the client presented one.
+    pub certificate: Option<&'a [u8]>,
 }
 
 /// What an authenticated client may do.

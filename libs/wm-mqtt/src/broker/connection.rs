@@ -15,11 +15,7 @@ use rumqttc::{
     ConnAck, ConnectReturnCode, Packet, PubAck, Publish, QoS, SubAck, SubscribeReasonCode, UnsubAck, valid_topic,
 };
 use tokio::{
-    io::{AsyncReadExt, AsyncWriteExt},
-    net::{
-        TcpStream,
-        tcp::{OwnedReadHalf, OwnedWriteHalf},
-    },
+    io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt},
     sync::mpsc,
     time::Instant,
 };
@@ -63,10 +59,18 @@ enum End {
     Lost(String),
 }
 
-/// Serves one client until it disconnects, is lost, or the broker stops.
-pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
-    let _ = stream.set_nodelay(true);
-    let (mut reader, mut writer) = stream.into_split();
+/// Serves one client, over the two halves of its connection, until it
+/// disconnects, is lost, or the broker stops. `certificate` is the client
+/// certificate (DER) a TLS listener verified, if any.
+pub async fn serve<R, W>(
+    (mut reader, mut writer): (R, W),
+    peer: SocketAddr,
+    certificate: Option<Vec<u8>>,
+    shared: Arc<Shared>,
+) where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
     let mut input = BytesMut::with_capacity(8 * 1024);
     let connect = match tokio::time::timeout(CONNECT_TIMEOUT, read_packet(&mut reader, &mut input)).await {
         Ok(Ok(Packet::Connect(connect))) => connect,
@@ -83,6 +87,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, shared: Arc<Shared>) {
         client_id: &connect.client_id,
         username: login.map(|l| l.username.as_str()),
         password: login.map(|l| l.password.as_str()),
+        certificate: certificate.as_deref(),
     };
     let Some(access) = shared.auth.authenticate(&attempt).await else {
         tracing::info!(%peer, username = attempt.username, "MQTT login refused");
@@ -170,8 +175,8 @@ struct Link {
 impl Link {
     async fn run(
         &mut self,
-        reader: &mut OwnedReadHalf,
-        writer: &mut OwnedWriteHalf,
+        reader: &mut (impl AsyncRead + Unpin),
+        writer: &mut (impl AsyncWrite + Unpin),
         input: &mut BytesMut,
         rx: &mut mpsc::UnboundedReceiver<Outbound>,
         keep_alive: Duration,
@@ -309,14 +314,14 @@ impl Link {
 }
 
 /// Answers a CONNECT with a refusal.
-async fn refuse(writer: &mut OwnedWriteHalf, code: ConnectReturnCode) {
+async fn refuse(writer: &mut (impl AsyncWrite + Unpin), code: ConnectReturnCode) {
     let mut output = BytesMut::new();
     let _ = ConnAck::new(code, false).write(&mut output);
     let _ = writer.write_all(&output).await;
 }
 
 /// Reads one whole packet (for the CONNECT).
-async fn read_packet(reader: &mut OwnedReadHalf, input: &mut BytesMut) -> Result<Packet, rumqttc::Error> {
+async fn read_packet(reader: &mut (impl AsyncRead + Unpin), input: &mut BytesMut) -> Result<Packet, rumqttc::Error> {
     loop {
         match Packet::read(input, MAX_PACKET_BYTES) {
             Err(rumqttc::Error::InsufficientBytes(_)) => {

@@ -12,14 +12,17 @@ mod access;
 mod connection;
 mod router;
 mod session;
+mod tls;
 
 use std::{net::SocketAddr, sync::Arc};
 
 use tokio::{net::TcpListener, sync::Semaphore};
+use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 
 pub use access::{Access, Attempt, Authenticator, Refusal};
 pub use router::Durable;
+pub use tls::{TlsError, TlsListener, fingerprint, server_config};
 
 use self::{connection::Shared, router::Router};
 
@@ -28,43 +31,63 @@ use self::{connection::Shared, router::Router};
 /// reason instead of silently cutting the gateway's connection.
 pub const MAX_PACKET_BYTES: usize = 2 * 1024 * 1024;
 
+/// How long a TLS client has to finish its handshake.
+const HANDSHAKE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Connections served at once; more are closed as they arrive.
 const MAX_CONNECTIONS: usize = 10_010;
 
 #[derive(Debug, thiserror::Error)]
 pub enum BrokerError {
-    #[error("mqtt.listen: cannot listen on {addr}: {source}")]
-    Bind { addr: SocketAddr, source: std::io::Error },
+    #[error("{key}: cannot listen on {addr}: {source}")]
+    Bind { key: &'static str, addr: SocketAddr, source: std::io::Error },
 }
 
 /// A running embedded broker (a clone is a handle on the same one).
 #[derive(Clone, Debug)]
 pub struct EmbeddedBroker {
     addr: SocketAddr,
+    tls_addr: Option<SocketAddr>,
     stop: CancellationToken,
     shared: Arc<Shared>,
 }
 
 impl EmbeddedBroker {
-    /// Starts listening on `listen` (port 0 picks a free port), admits the
-    /// clients `auth` authenticates, and keeps `durable`'s session from the
-    /// start.
+    /// Starts listening on `listen` (port 0 picks a free port), and with
+    /// TLS on `tls` if given; admits the clients `auth` authenticates, and
+    /// keeps `durable`'s session from the start.
     pub async fn start(
         listen: SocketAddr,
+        tls: Option<TlsListener>,
         auth: Arc<dyn Authenticator>,
         durable: Durable,
     ) -> Result<Self, BrokerError> {
-        let listener = TcpListener::bind(listen).await.map_err(|source| BrokerError::Bind { addr: listen, source })?;
-        let addr = listener.local_addr().map_err(|source| BrokerError::Bind { addr: listen, source })?;
+        let (listener, addr) = bind("mqtt.listen", listen).await?;
         let stop = CancellationToken::new();
         let shared = Arc::new(Shared { router: Router::new(durable), auth, stop: stop.clone() });
-        tokio::spawn(accept(listener, shared.clone()));
+        let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+        tokio::spawn(accept(listener, None, shared.clone(), slots.clone()));
         tracing::info!(%addr, "embedded MQTT broker listening");
-        Ok(Self { addr, stop, shared })
+        let tls_addr = match tls {
+            Some(tls) => {
+                let (listener, tls_addr) = bind("mqtt.tls.listen", tls.listen).await?;
+                let acceptor = TlsAcceptor::from(tls.config);
+                tokio::spawn(accept(listener, Some(acceptor), shared.clone(), slots));
+                tracing::info!(addr = %tls_addr, "embedded MQTT broker listening with TLS");
+                Some(tls_addr)
+            }
+            None => None,
+        };
+        Ok(Self { addr, tls_addr, stop, shared })
     }
 
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The TLS listener's address, when there is one.
+    pub fn tls_addr(&self) -> Option<SocketAddr> {
+        self.tls_addr
     }
 
     /// Closes the connections of `identity` (its credential was revoked),
@@ -79,8 +102,15 @@ impl EmbeddedBroker {
     }
 }
 
-async fn accept(listener: TcpListener, shared: Arc<Shared>) {
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+async fn bind(key: &'static str, listen: SocketAddr) -> Result<(TcpListener, SocketAddr), BrokerError> {
+    let listener = TcpListener::bind(listen).await.map_err(|source| BrokerError::Bind { key, addr: listen, source })?;
+    let addr = listener.local_addr().map_err(|source| BrokerError::Bind { key, addr: listen, source })?;
+    Ok((listener, addr))
+}
+
+/// Accepts connections on `listener` (through TLS with `tls`), within the
+/// connection slots both listeners share.
+async fn accept(listener: TcpListener, tls: Option<TlsAcceptor>, shared: Arc<Shared>, slots: Arc<Semaphore>) {
     loop {
         let accepted = tokio::select! {
             () = shared.stop.cancelled() => return,
@@ -99,9 +129,24 @@ async fn accept(listener: TcpListener, shared: Arc<Shared>) {
             tracing::warn!(%peer, limit = MAX_CONNECTIONS, "too many MQTT connections, one refused");
             continue;
         };
-        let shared = shared.clone();
+        let (shared, tls) = (shared.clone(), tls.clone());
         tokio::spawn(async move {
-            connection::serve(stream, peer, shared).await;
+            let _ = stream.set_nodelay(true);
+            match tls {
+                None => connection::serve(stream.into_split(), peer, None, shared).await,
+                Some(acceptor) => {
+                    let handshake = tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await;
+                    match handshake {
+                        Ok(Ok(stream)) => {
+                            let certificate = stream.get_ref().1.peer_certificates().and_then(|c| c.first());
+                            let certificate = certificate.map(|c| c.to_vec());
+                            connection::serve(tokio::io::split(stream), peer, certificate, shared).await;
+                        }
+                        Ok(Err(e)) => tracing::info!(%peer, error = %e, "MQTT TLS handshake refused"),
+                        Err(_) => tracing::debug!(%peer, "MQTT TLS handshake not done in time"),
+                    }
+                }
+            }
             drop(slot);
         });
     }

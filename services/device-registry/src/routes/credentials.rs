@@ -65,18 +65,28 @@ pub struct CredentialList {
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IssueCredential {
-    /// `secret` (a certificate is not issued yet).
+    /// `secret` or `certificate`.
     #[schema(example = "secret")]
     kind: String,
 }
 
-/// A credential just issued, with its secret: shown this once.
+/// A credential just issued, with what proves it: shown this once.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IssuedCredential {
     credential: CredentialJson,
-    /// The MQTT password; only its hash is kept.
-    secret: String,
+    /// A secret: the MQTT password; only its hash is kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    secret: Option<String>,
+    /// A certificate (PEM), CN = the serial number; only its fingerprint is kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    certificate: Option<String>,
+    /// Its private key (PEM); never kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    private_key: Option<String>,
+    /// The device CA's certificate (PEM), which the broker trusts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ca_certificate: Option<String>,
 }
 
 /// The gateway's MQTT credentials, newest first.
@@ -110,7 +120,8 @@ pub async fn list(
     responses((status = 201, body = IssuedCredential),
         (status = 400, description = "A malformed gateway id, or an unknown kind", body = ApiError),
         (status = 403, description = "A viewer may not issue credentials", body = ApiError),
-        (status = 404, description = "No such gateway", body = ApiError)),
+        (status = 404, description = "No such gateway", body = ApiError),
+        (status = 409, description = "`device_ca_unavailable`: a certificate, and no device CA is configured", body = ApiError)),
     security(("bearer" = [])))]
 #[tracing::instrument(skip_all, fields(user = caller.user_id))]
 pub async fn issue(
@@ -123,14 +134,31 @@ pub async fn issue(
     let result = async {
         caller.may_change_devices()?;
         let id = device_id(&id)?;
-        match Kind::parse(&body.kind) {
+        let issued = match Kind::parse(&body.kind) {
             Some(Kind::Secret) => {
                 let issued = state.actions.issue_secret(&attempt, id).await?;
-                let body = IssuedCredential { credential: issued.credential.into(), secret: issued.secret };
-                Ok(HttpResponse::Created().insert_header(("Cache-Control", "no-store")).json(body))
+                IssuedCredential {
+                    credential: issued.credential.into(),
+                    secret: Some(issued.proof),
+                    certificate: None,
+                    private_key: None,
+                    ca_certificate: None,
+                }
             }
-            _ => Err(RegistryError::invalid("kind", "The kind must be secret").into()),
-        }
+            Some(Kind::Certificate) => {
+                let ca = state.device_ca.certificate_pem().map_err(|e| RegistryError::Unavailable(e.to_string()))?;
+                let issued = state.actions.issue_certificate(&attempt, id, &state.device_ca).await?;
+                IssuedCredential {
+                    credential: issued.credential.into(),
+                    secret: None,
+                    certificate: Some(issued.proof.certificate_pem),
+                    private_key: Some(issued.proof.private_key_pem),
+                    ca_certificate: Some(ca),
+                }
+            }
+            None => return Err(RegistryError::invalid("kind", "The kind must be secret or certificate").into()),
+        };
+        Ok(HttpResponse::Created().insert_header(("Cache-Control", "no-store")).json(issued))
     };
     state.audited(&attempt, result.await).await
 }

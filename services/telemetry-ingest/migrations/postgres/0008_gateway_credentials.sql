@@ -12,3 +12,4 @@ CREATE TABLE ingest_gateway_credentials (
 );
 CREATE INDEX ingest_gateway_credentials_serial ON ingest_gateway_credentials (serial_number);
 CREATE INDEX ingest_gateway_credentials_gateway ON ingest_gateway_credentials (gateway_id);
+CREATE INDEX ingest_gateway_credentials_fingerprint ON ingest_gateway_credentials (fingerprint);

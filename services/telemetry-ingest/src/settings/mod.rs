@@ -39,6 +39,42 @@ pub struct MqttSettings {
     pub shared_group: String,
     /// Uplinks taken in per transaction, at most.
     pub batch: usize,
+    /// MQTT over TLS on the embedded broker.
+    pub tls: MqttTlsSettings,
+}
+
+/// The embedded broker's TLS listener (docs/device-plane.md).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MqttTlsSettings {
+    /// Where it listens, e.g. `0.0.0.0:8883`; empty: no TLS listener.
+    pub listen: String,
+    /// The broker's certificate chain (PEM).
+    pub cert_file: String,
+    /// Its private key (PEM).
+    pub key_file: String,
+    /// The CA whose client certificates sign gateways in. Empty: the
+    /// device CA in the embedded mode (`devices.ca_cert_file`), none (only
+    /// password logins over TLS) otherwise.
+    pub client_ca_file: String,
+}
+
+impl MqttTlsSettings {
+    /// The TLS listener's address, when it has one.
+    pub fn address(&self) -> Result<Option<std::net::SocketAddr>, (&'static str, String)> {
+        if self.listen.is_empty() {
+            return Ok(None);
+        }
+        let addr = self.listen.parse().map_err(|_| {
+            ("mqtt.tls.listen", format!("{:?} is not an address; expected host:port, e.g. 0.0.0.0:8883", self.listen))
+        })?;
+        for (key, value) in [("mqtt.tls.cert_file", &self.cert_file), ("mqtt.tls.key_file", &self.key_file)] {
+            if value.is_empty() {
+                return Err((key, "required with mqtt.tls.listen".to_owned()));
+            }
+        }
+        Ok(Some(addr))
+    }
 }
 
 impl Default for MqttSettings {
@@ -53,6 +89,7 @@ impl Default for MqttSettings {
             client_id: "wmeter-ingest".to_owned(),
             shared_group: String::new(),
             batch: 500,
+            tls: MqttTlsSettings::default(),
         }
     }
 }
@@ -70,6 +107,7 @@ impl std::fmt::Debug for MqttSettings {
             .field("client_id", &self.client_id)
             .field("shared_group", &self.shared_group)
             .field("batch", &self.batch)
+            .field("tls", &self.tls)
             .finish()
     }
 }
@@ -100,6 +138,7 @@ impl MqttSettings {
         } else {
             self.broker_address()?;
         }
+        self.tls.address()?;
         if self.gateway_password.as_deref().is_some_and(str::is_empty) {
             return Err((
                 "mqtt.gateway_password",

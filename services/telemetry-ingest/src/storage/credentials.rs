@@ -50,3 +50,11 @@ pub async fn secret_hashes(db: &Db, serial: &str, now_micros: i64) -> Result<Vec
                WHERE serial_number = $1 AND kind = 'secret' AND (expires_at IS NULL OR expires_at > $2)";
     Ok(with_pool!(db, pool => sqlx::query_scalar(sql).bind(serial).bind(now_micros).fetch_all(pool).await)?)
 }
+
+/// The serial number of the gateway whose certificate has `fingerprint`,
+/// if it works at `now_micros`.
+pub async fn certificate_owner(db: &Db, fingerprint: &str, now_micros: i64) -> Result<Option<String>, StorageError> {
+    let sql = "SELECT serial_number FROM ingest_gateway_credentials \
+               WHERE fingerprint = $1 AND kind = 'certificate' AND (expires_at IS NULL OR expires_at > $2)";
+    Ok(with_pool!(db, pool => sqlx::query_scalar(sql).bind(fingerprint).bind(now_micros).fetch_optional(pool).await)?)
+}

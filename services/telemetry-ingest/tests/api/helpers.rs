@@ -50,7 +50,8 @@ pub async fn spawn_each_with(analytics: AnalyticsSettings) -> Vec<TestApp> {
             h.broker = Some(broker.gateway_broker());
             h.keep(broker);
         }
-        let mqtt = wm_telemetry_ingest::mqtt::start(&settings, state.get_ref().clone(), h.stop_token()).await.unwrap();
+        let mqtt =
+            wm_telemetry_ingest::mqtt::start(&settings, None, state.get_ref().clone(), h.stop_token()).await.unwrap();
         if let (Some(broker), Some(login)) = (&mqtt.broker, &mqtt.gateway_login) {
             h.broker = Some((broker.addr(), login.clone()));
         }

@@ -39,6 +39,8 @@ pub struct TestApp {
     pub clock: Arc<ManualClock>,
     /// The MQTT broker's address and the gateways' login on it.
     pub broker: Option<(std::net::SocketAddr, (String, String))>,
+    /// The embedded broker's TLS address, when `mqtt.tls` gives it one.
+    pub broker_tls: Option<std::net::SocketAddr>,
     _mosquitto: Option<Mosquitto>,
 }
 
@@ -108,12 +110,16 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     settings.mqtt.gateway_password.get_or_insert_with(|| "test-gateway-password".to_owned());
     settings.web.static_dir = static_dir.path().to_path_buf();
     settings.auth.jwt_key = Some(JWT_KEY.to_owned());
+    // The device CA, made when a test first needs it, in the app's folder.
+    settings.devices.ca_cert_file = static_dir.path().join("device-ca.crt");
+    settings.devices.ca_key_file = static_dir.path().join("device-ca.key");
     settings.validate(mode).unwrap();
     let clock = Arc::new(ManualClock::new(Utc::now()));
     let app = Application::build_with_clock(&settings, role, clock.clone()).await.unwrap();
     let url = app.url();
     let log = app.event_log().cloned();
     let broker = app.embedded_broker().and_then(|(addr, shared)| Some((addr, shared?)));
+    let broker_tls = app.embedded_broker_tls();
     let (stop, stopped) = oneshot::channel();
     let running = tokio::spawn(app.run_until(async move {
         let _ = stopped.await;
@@ -128,6 +134,7 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
         log,
         clock,
         broker,
+        broker_tls,
         _mosquitto: None,
     }
 }

@@ -55,7 +55,9 @@ pub fn serve_command(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)])
         .env("WMETER_MQTT__LISTEN", "127.0.0.1:0")
         .env("WMETER_DATABASE__URL", format!("sqlite://{}/wm.db", dir.display()))
         .env("WMETER_WEB__STATIC_DIR", dir)
-        .env("WMETER_AUTH__KEY_FILE", dir.join("jwt.key"));
+        .env("WMETER_AUTH__KEY_FILE", dir.join("jwt.key"))
+        .env("WMETER_DEVICES__CA_CERT_FILE", dir.join("device-ca.crt"))
+        .env("WMETER_DEVICES__CA_KEY_FILE", dir.join("device-ca.key"));
     command
 }
 

@@ -77,7 +77,7 @@ pub async fn only_operators_and_admins_handle_credentials_and_bad_requests_say_w
     };
     let (status, _, body) =
         error(t.send_as(Role::Operator, Method::POST, &path, Some(json!({"kind": "pin"}))).await).await;
-    assert_eq!((status, body["fields"]["kind"].as_str()), (400, Some("The kind must be secret")));
+    assert_eq!((status, body["fields"]["kind"].as_str()), (400, Some("The kind must be secret or certificate")));
     let unknown = "/api/devices/gateways/65f0a1b2c3d4e5f6abcdef99/credentials";
     let (status, code, _) = error(t.send_as(Role::Operator, Method::GET, unknown, None).await).await;
     assert_eq!((status, code.as_str()), (404, "not_found"));
