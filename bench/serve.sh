@@ -21,7 +21,9 @@ port=$(free_port)
 url="http://127.0.0.1:$port"
 export WMETER_HTTP__PORT=$port WMETER_MQTT__LISTEN="127.0.0.1:$(free_port)" WMETER_LOG__LEVEL=warn \
   WMETER_DATABASE__URL="sqlite://$dir/wm.db" WMETER_WEB__STATIC_DIR=web/dist WMETER_AUTH__KEY_FILE="$dir/jwt.key" \
-  WMETER_MQTT__GATEWAY_PASSWORD=bench-gateway-password
+  WMETER_MQTT__GATEWAY_PASSWORD=bench-gateway-password \
+  WMETER_TELEMETRY__GATEWAY_RATE_PER_SEC=0
+# (No per-gateway rate limit: a benchmark's few gateways send as fast as they can.)
 password=bench-admin-password
 echo "$password" | "$bin" user add --username bench --role admin >/dev/null
 "$bin" serve >/dev/null 2>"$dir/serve.log" &

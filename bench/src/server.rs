@@ -77,6 +77,9 @@ impl Server {
             ("WMETER_MQTT__LISTEN", format!("127.0.0.1:{mqtt_port}")),
             ("WMETER_MQTT__GATEWAY_USERNAME", GATEWAY_USER.to_owned()),
             ("WMETER_MQTT__GATEWAY_PASSWORD", GATEWAY_PASSWORD.to_owned()),
+            // A benchmark's few gateways send as fast as they can: no
+            // per-gateway rate limit.
+            ("WMETER_TELEMETRY__GATEWAY_RATE_PER_SEC", "0".to_owned()),
             ("WMETER_LOG__LEVEL", "warn".to_owned()),
         ];
         env.extend(settings.iter().map(|(key, value)| (*key, (*value).to_owned())));

@@ -111,6 +111,9 @@ impl Cluster {
             ("WMETER_MQTT__USERNAME", SERVICE_LOGIN.0.into()),
             ("WMETER_MQTT__PASSWORD", SERVICE_LOGIN.1.into()),
             ("WMETER_MQTT__SHARED_GROUP", "wmeter-ingest".into()),
+            // The distributed benchmark's few gateways send as fast as they
+            // can: no per-gateway rate limit.
+            ("WMETER_TELEMETRY__GATEWAY_RATE_PER_SEC", "0".into()),
         ]);
         let mut processes = BTreeMap::new();
         let process = |service: &'static str, own: Vec<(String, String)>| {

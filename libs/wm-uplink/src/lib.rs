@@ -46,6 +46,7 @@ impl Rejection {
             DeadLetterReason::UnknownMeter => "unknown-meter",
             DeadLetterReason::PayloadTooLarge => "payload-too-large",
             DeadLetterReason::OutOfRange => "out-of-range",
+            DeadLetterReason::RateLimited => "rate-limited",
             DeadLetterReason::UndecodableEvent => "undecodable-event",
             DeadLetterReason::Unspecified => "unspecified",
         }

@@ -100,6 +100,7 @@ pub fn build(
     let IngestSettings { telemetry, alarms, analytics } = settings;
     let (alarms, analytics) = (Arc::new(alarms), Arc::new(analytics));
     let top_consumers = Arc::new(recent::Recent::new(std::time::Duration::from_secs(60)));
+    let rate_limit = Arc::new(ingest::rate_limit::RateLimiter::new(&telemetry));
     web::Data::new(IngestState {
         db,
         relay,
@@ -110,6 +111,7 @@ pub fn build(
         telemetry,
         alarms,
         analytics,
+        rate_limit,
         top_consumers,
     })
 }

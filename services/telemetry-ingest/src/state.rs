@@ -33,6 +33,8 @@ pub struct IngestState {
     pub alarms: Arc<AlarmSettings>,
     /// The network's time zone, for the rollups' series.
     pub analytics: Arc<AnalyticsSettings>,
+    /// Each gateway's uplinks against its rate limit.
+    pub rate_limit: Arc<crate::ingest::rate_limit::RateLimiter>,
     /// The top consumers, by (first day, how many), at most a minute old.
     pub top_consumers: Arc<Recent<(i64, i64), Vec<Consumer>>>,
 }

@@ -7,6 +7,7 @@
 
 pub mod events;
 pub mod metrics;
+pub mod rate_limit;
 pub mod worker;
 
 use std::collections::{HashMap, HashSet};
@@ -18,7 +19,10 @@ use wm_proto::{Envelope, Payload, gateway_actor, time::to_timestamp, v1::DeadLet
 use wm_storage::{StorageError, Tx};
 use wm_uplink::{self as uplink, Body, MeterRef, Rejection, Uplink};
 
-use self::events::{Resolved, events};
+use self::{
+    events::{Resolved, events},
+    rate_limit::RateLimiter,
+};
 use crate::{
     NAME, actions,
     state::IngestState,
@@ -53,7 +57,7 @@ pub async fn accept(state: &IngestState, batch: &[Received]) -> Result<Vec<Outco
     let mut accepted = Vec::new();
     let mut staged = Vec::new();
     let mut outcomes = Vec::with_capacity(batch.len());
-    for (message, taken) in batch.iter().zip(take(&mut tx, batch, now).await?) {
+    for (message, taken) in batch.iter().zip(take(&mut tx, batch, &state.rate_limit, now).await?) {
         let outcome = match taken {
             Taken::Accepted(envelopes) => {
                 accepted.extend_from_slice(&envelopes);
@@ -113,14 +117,19 @@ struct Parsed {
 /// What becomes of each message of `batch`, in order. The devices named
 /// are looked up, and the message ids claimed, in a few statements for the
 /// whole batch.
-async fn take(tx: &mut Tx, batch: &[Received], now: DateTime<Utc>) -> Result<Vec<Taken>, StorageError> {
+async fn take(
+    tx: &mut Tx,
+    batch: &[Received],
+    limiter: &RateLimiter,
+    now: DateTime<Utc>,
+) -> Result<Vec<Taken>, StorageError> {
     let topics: Vec<_> = batch.iter().map(|m| uplink::topic::parse(&m.topic)).collect();
     let serials = topics.iter().flatten().map(|(serial, _)| serial.as_str()).collect();
     let gateways = directory::gateways(tx, &serials).await?;
 
     let mut parsed: Vec<Result<Parsed, Taken>> = Vec::with_capacity(batch.len());
     for (message, topic) in batch.iter().zip(topics) {
-        parsed.push(parse(message, topic, &gateways, now));
+        parsed.push(parse(message, topic, &gateways, limiter, now));
     }
     let named = parsed.iter().flatten().filter_map(|p| meter_of(&p.uplink.body)).collect();
     let meters = directory::meters(tx, &named).await?;
@@ -162,6 +171,7 @@ fn parse(
     message: &Received,
     topic: Result<(SerialNumber, uplink::Kind), Rejection>,
     gateways: &HashMap<String, String>,
+    limiter: &RateLimiter,
     now: DateTime<Utc>,
 ) -> Result<Parsed, Taken> {
     let (serial, kind) = topic.map_err(|rejection| Taken::Rejected(rejection, None))?;
@@ -169,6 +179,11 @@ fn parse(
         let rejection = Rejection::unknown_gateway(format!("no gateway is registered with serial {serial}"));
         return Err(Taken::Rejected(rejection, None));
     };
+    if !limiter.admit(serial.as_str(), now) {
+        let detail = format!("gateway {serial} sent more than its {} uplinks a second", limiter.per_second());
+        let rejection = Rejection::new(wm_proto::v1::DeadLetterReason::RateLimited, detail);
+        return Err(Taken::Rejected(rejection, Some((gateway_id, serial.to_string()))));
+    }
     match uplink::parse(kind, &message.payload, now) {
         Ok(uplink) => Ok(Parsed { gateway_id, serial, uplink }),
         Err(rejection) => Err(Taken::Rejected(rejection, Some((gateway_id, serial.to_string())))),

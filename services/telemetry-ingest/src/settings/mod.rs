@@ -166,11 +166,18 @@ pub struct TelemetrySettings {
     /// deleted hourly.
     /// The event log keeps its own retention.
     pub retention_days: u32,
+    /// Uplinks a second one gateway may send, sustained (0: no limit); the
+    /// excess is dead-lettered as `rate-limited`, so that one flooding
+    /// gateway cannot starve the rest.
+    pub gateway_rate_per_sec: u32,
+    /// Uplinks a gateway may send at once above that rate (after a silence,
+    /// a gateway sends what it kept).
+    pub gateway_rate_burst: u32,
 }
 
 impl Default for TelemetrySettings {
     fn default() -> Self {
-        Self { retention_days: 90 }
+        Self { retention_days: 90, gateway_rate_per_sec: 100, gateway_rate_burst: 2_000 }
     }
 }
 
@@ -181,6 +188,9 @@ impl TelemetrySettings {
                 "telemetry.retention_days",
                 format!("{} is out of range; expected 1 to 3650", self.retention_days),
             ));
+        }
+        if self.gateway_rate_per_sec > 0 && self.gateway_rate_burst == 0 {
+            return Err(("telemetry.gateway_rate_burst", "must be at least 1 when the rate is limited".to_owned()));
         }
         Ok(())
     }

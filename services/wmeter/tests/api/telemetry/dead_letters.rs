@@ -102,3 +102,51 @@ async fn bad_uplinks_are_dead_lettered_with_their_reason() {
         assert_eq!(app.json("/api/proxy/gateways/count", 200).await, json!({"count": 1}), "still serving");
     }
 }
+
+#[tokio::test]
+async fn a_flooding_gateway_s_excess_is_dead_lettered_and_the_others_pass() {
+    for app in spawn_each(|s| (s.telemetry.gateway_rate_per_sec, s.telemetry.gateway_rate_burst) = (1, 3)).await {
+        register(&app, "gateways", gateway_body(1)).await;
+        register(&app, "gateways", gateway_body(2)).await;
+        known(&app, 2, 0).await;
+        let now = app.clock.now().to_rfc3339();
+        let heartbeat = |id: u32| json!({"messageId": id, "timestamp": now}).to_string();
+        // The app's clock stands still: no token comes back.
+        let mut flooding = Gateway::connect(&app, "GW00000001").await;
+        for id in 1..=5 {
+            flooding.send("heartbeat", heartbeat(id)).await;
+        }
+        flooding.acked(5).await;
+        let mut quiet = Gateway::connect(&app, "GW00000002").await;
+        quiet.send("heartbeat", heartbeat(1)).await;
+        quiet.acked(1).await;
+
+        let letters = eventually("the excess is dead-lettered", || async {
+            let letters: Vec<_> = app
+                .events(topics::DEAD_LETTERS)
+                .await
+                .into_iter()
+                .filter_map(|e| match e.payload {
+                    Some(Payload::DeadLetter(d)) => Some(d),
+                    _ => None,
+                })
+                .collect();
+            (letters.len() == 2).then_some(letters)
+        })
+        .await;
+        for letter in &letters {
+            assert_eq!(letter.reason, DeadLetterReason::RateLimited as i32, "{letter:?}");
+            assert_eq!(letter.raw_topic, "wmeter/v1/gw/GW00000001/heartbeat");
+            assert!(letter.detail.contains("more than its 1 uplinks a second"), "{}", letter.detail);
+        }
+        let metrics = app.get("/metrics").await.text().await.unwrap();
+        let counted = metrics
+            .lines()
+            .find(|l| l.starts_with("wmeter_ingest_dead_letters_total{") && l.contains("reason=\"rate-limited\""));
+        assert!(counted.is_some_and(|l| l.ends_with(" 2")), "{metrics}");
+        let accepted = metrics
+            .lines()
+            .find(|l| l.starts_with("wmeter_ingest_uplinks_total{") && l.contains("outcome=\"accepted\""));
+        assert!(accepted.is_some_and(|l| l.ends_with(" 4")), "3 of the flood and the quiet one: {metrics}");
+    }
+}
