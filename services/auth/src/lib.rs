@@ -45,7 +45,7 @@ pub const NAME: &str = "auth";
 
 /// The auth service's tables.
 pub const MIGRATIONS: Migrations = wm_storage::migrations!("auth", 1 => "users", 2 => "refresh_tokens", 3 => "audit_log", 4 => "accounts",
-        5 => "api_keys_and_preferences");
+        5 => "api_keys_and_preferences", 6 => "login_failures");
 
 /// The service's projections: the audit trail.
 pub fn projections(db: &Db) -> Vec<Arc<dyn Projection>> {

@@ -1,5 +1,3 @@
-use std::time::Instant;
-
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
@@ -75,7 +73,7 @@ pub async fn post(
     let Credentials { username, password } = body.into_inner();
     let username = username.trim().to_owned();
     let ip = wm_http::client_ip(&req);
-    if let Err(retry_after_secs) = state.limiter.check(ip, &username, Instant::now()) {
+    if let Err(retry_after_secs) = state.limiter.check(&state.db, ip, &username, Utc::now()).await? {
         tracing::warn!(?ip, "login throttled");
         return Err(AuthError::Throttled { retry_after_secs }.into());
     }
@@ -90,7 +88,7 @@ pub async fn post(
     let user = match found {
         Some((user, _)) if matches && !user.disabled => user,
         _ => {
-            state.limiter.record_failure(ip, &username, Instant::now());
+            state.limiter.record_failure(&state.db, ip, &username, Utc::now()).await?;
             tracing::info!(?ip, "login refused");
             return Err(AuthError::InvalidCredentials.into());
         }

@@ -78,3 +78,33 @@ async fn the_gateway_needs_no_database_and_follows_the_auth_topic() {
     assert_eq!(app.get_as(UserRole::Viewer, "/api/proxy/").await.status(), 200);
     assert!(app.get("/").await.text().await.unwrap().contains("<div id=\"root\">"));
 }
+
+#[tokio::test]
+async fn two_auth_replicas_enforce_one_login_throttle() {
+    let Some(brokers) = servers::kafka_brokers() else { return };
+    let Some(db) = TestDb::postgres().await else { return };
+    let mut settings = Settings::default();
+    settings.database = db.settings().clone();
+    settings.event_log = EventLogSettings::Kafka(KafkaSettings {
+        replication_factor: 1,
+        session_timeout_ms: 6_000,
+        ..KafkaSettings::with_brokers(brokers)
+    });
+    settings.auth.sessions.max_failures_per_user = 4;
+    let first = spawn_with(settings.clone(), Mode::Distributed, Role::Service(Service::Auth), Some(db)).await;
+    let second = spawn_with(settings, Mode::Distributed, Role::Service(Service::Auth), None).await;
+    let attempt = |app: &TestApp| {
+        let url = format!("{}/api/auth/login", app.url);
+        let client = app.client.clone();
+        async move {
+            let body = json!({"username": "nobody-in-particular", "password": "a wrong password"});
+            client.post(url).json(&body).send().await.unwrap().status().as_u16()
+        }
+    };
+    // Four failures, two on each replica: the fifth is throttled on both.
+    for app in [&first, &second, &first, &second] {
+        assert_eq!(attempt(app).await, 401);
+    }
+    assert_eq!(attempt(&first).await, 429);
+    assert_eq!(attempt(&second).await, 429, "the other replica counts the same failures");
+}
