@@ -46,6 +46,7 @@ async fn broker_with_logins() -> (EmbeddedBroker, Arc<Logins>) {
         identity: "gw-a".into(),
         client_id: Some("a".into()),
         publish: Some(vec!["up/a/+".into()]),
+        publish_denied: Vec::new(),
         subscribe: Some(vec!["down/a".into()]),
     };
     let logins = Arc::new(Logins {

@@ -19,7 +19,7 @@ use tokio::sync::broadcast;
 use wm_domain::{Clock, SerialNumber};
 use wm_mqtt::{Access, Attempt, Authenticator, Refusal, password};
 use wm_storage::Db;
-use wm_uplink::topic::{self, Kind};
+use wm_uplink::topic;
 
 use crate::{ingest::metrics::IngestMetrics, storage::credentials};
 
@@ -108,13 +108,15 @@ impl Authenticator for Identities {
     }
 }
 
-/// A gateway's own topics, under its own client id: each uplink kind (not
-/// its `cmd` topic, which only w-meter writes), and its commands.
+/// A gateway's own topics, under its own client id: any kind under its
+/// serial (an unknown kind reaches ingest, which dead-letters it with its
+/// reason) but its `cmd` topic, which only w-meter writes; and its commands.
 fn gateway_access(serial: &str) -> Access {
     Access {
         identity: gateway_identity(serial),
         client_id: Some(serial.to_owned()),
-        publish: Some(Kind::ALL.into_iter().map(|kind| topic::uplink(serial, kind)).collect()),
+        publish: Some(vec![format!("{}{serial}/+", topic::PREFIX)]),
+        publish_denied: vec![topic::commands(serial)],
         subscribe: Some(vec![topic::commands(serial)]),
     }
 }
@@ -125,7 +127,8 @@ fn shared_access(username: &str) -> Access {
     Access {
         identity: format!("shared:{username}"),
         client_id: None,
-        publish: Some(Kind::ALL.into_iter().map(|kind| topic::uplink("+", kind)).collect()),
+        publish: Some(vec![topic::UPLINKS.to_owned()]),
+        publish_denied: vec![topic::commands("+")],
         subscribe: Some(vec![topic::commands("+")]),
     }
 }
@@ -150,6 +153,7 @@ mod tests {
     fn the_shared_login_reaches_every_gateway_but_not_the_uplinks() {
         let access = shared_access("gateway");
         assert!(access.may_publish("wmeter/v1/gw/B1B2C3D4E5/reading"));
+        assert!(!access.may_publish("wmeter/v1/gw/B1B2C3D4E5/cmd"));
         assert!(access.may_subscribe("wmeter/v1/gw/B1B2C3D4E5/cmd"));
         assert!(!access.may_subscribe("wmeter/v1/gw/+/+"));
         assert!(!access.may_subscribe("#"));

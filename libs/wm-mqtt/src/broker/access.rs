@@ -29,6 +29,8 @@ pub struct Access {
     pub client_id: Option<String>,
     /// The topic filters it may publish on; `None`: any topic.
     pub publish: Option<Vec<String>>,
+    /// Filters it may never publish on, even where `publish` allows.
+    pub publish_denied: Vec<String>,
     /// The filters it may subscribe to; `None`: any filter. A requested
     /// filter is allowed when it is one of them, or a topic (no
     /// wildcards) that one of them matches.
@@ -38,11 +40,12 @@ pub struct Access {
 impl Access {
     /// Any topic, any filter, any client id: the broker's own services.
     pub fn full(identity: impl Into<String>) -> Self {
-        Self { identity: identity.into(), client_id: None, publish: None, subscribe: None }
+        Self { identity: identity.into(), client_id: None, publish: None, publish_denied: Vec::new(), subscribe: None }
     }
 
     pub fn may_publish(&self, topic: &str) -> bool {
-        self.publish.as_ref().is_none_or(|allowed| allowed.iter().any(|filter| matches(topic, filter)))
+        !self.publish_denied.iter().any(|filter| matches(topic, filter))
+            && self.publish.as_ref().is_none_or(|allowed| allowed.iter().any(|filter| matches(topic, filter)))
     }
 
     pub fn may_subscribe(&self, filter: &str) -> bool {
@@ -91,6 +94,7 @@ mod tests {
             identity: format!("gateway:{serial}"),
             client_id: Some(serial.to_owned()),
             publish: Some(vec![format!("wmeter/v1/gw/{serial}/+")]),
+            publish_denied: vec![format!("wmeter/v1/gw/{serial}/cmd")],
             subscribe: Some(vec![format!("wmeter/v1/gw/{serial}/cmd")]),
         }
     }
@@ -101,6 +105,7 @@ mod tests {
         assert!(access.may_publish("wmeter/v1/gw/A1/reading"));
         assert!(!access.may_publish("wmeter/v1/gw/B2/reading"));
         assert!(!access.may_publish("wmeter/v1/gw/A1/reading/extra"));
+        assert!(!access.may_publish("wmeter/v1/gw/A1/cmd"), "denied where allowed");
         assert!(!access.may_publish("elsewhere"));
     }
 
