@@ -18,6 +18,28 @@ pub struct HttpSettings {
     /// the w-meter gateway appends it. Only for services that nothing but the
     /// gateway can reach; anyone else could claim any address.
     pub trust_forwarded_for: bool,
+    /// HTTPS served natively, for deployments without a TLS ingress.
+    pub tls: HttpTlsSettings,
+}
+
+/// The certificate chain and key (PEM) of HTTPS; both empty: plain HTTP.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct HttpTlsSettings {
+    pub cert_file: String,
+    pub key_file: String,
+}
+
+impl HttpTlsSettings {
+    /// Whether HTTPS is on; an error names the half that is missing.
+    pub fn enabled(&self) -> Result<bool, (&'static str, String)> {
+        match (self.cert_file.is_empty(), self.key_file.is_empty()) {
+            (true, true) => Ok(false),
+            (false, false) => Ok(true),
+            (true, false) => Err(("http.tls.cert_file", "required with http.tls.key_file".to_owned())),
+            (false, true) => Err(("http.tls.key_file", "required with http.tls.cert_file".to_owned())),
+        }
+    }
 }
 
 impl Default for HttpSettings {
@@ -28,6 +50,7 @@ impl Default for HttpSettings {
             max_body_bytes: 64 * 1024,
             shutdown_timeout_secs: 20,
             trust_forwarded_for: false,
+            tls: HttpTlsSettings::default(),
         }
     }
 }

@@ -26,6 +26,8 @@ use crate::{
 /// A built, bound, not yet running application.
 pub struct Application {
     port: u16,
+    /// Whether it serves HTTPS itself (`http.tls`).
+    https: bool,
     host: String,
     server: Server,
     wiring: Wiring,
@@ -71,6 +73,7 @@ impl Application {
         wiring.spawn_consumers(&lag);
         Ok(Application {
             port,
+            https: settings.http.tls.enabled().unwrap_or(false),
             host: settings.http.host.clone(),
             server,
             wiring,
@@ -121,9 +124,10 @@ impl Application {
         self.port
     }
 
-    /// The base URL, e.g. `http://127.0.0.1:8080`.
+    /// The base URL, e.g. `http://127.0.0.1:8080` (`https` with `http.tls`).
     pub fn url(&self) -> String {
-        format!("http://{}:{}", self.host, self.port)
+        let scheme = if self.https { "https" } else { "http" };
+        format!("{scheme}://{}:{}", self.host, self.port)
     }
 
     /// Serves until SIGTERM or Ctrl-C, then shuts down gracefully.
@@ -185,7 +189,8 @@ fn http_server(
     let (auth, registry, ingest) = (services.auth.clone(), services.registry.clone(), services.ingest.clone());
     let notification = services.notification.clone();
     let tokens = web::Data::new(services.tokens.clone());
-    let security = web::Data::new(settings.web.security_headers());
+    let tls = https(settings)?;
+    let security = web::Data::new(settings.web.security_headers(tls.is_some()));
     let HttpSettings { max_body_bytes, shutdown_timeout_secs, .. } = settings.http;
     let server = HttpServer::new(move || {
         let mut app = App::new()
@@ -227,10 +232,24 @@ fn http_server(
         app.default_service(web::to(wm_http::methods::Methods::fallback))
     })
     .disable_signals()
-    .shutdown_timeout(shutdown_timeout_secs)
-    .listen(listener)?
-    .run();
-    Ok(server)
+    .shutdown_timeout(shutdown_timeout_secs);
+    let server = match tls {
+        Some(config) => server.listen_rustls_0_23(listener, config)?,
+        None => server.listen(listener)?,
+    };
+    Ok(server.run())
+}
+
+/// HTTPS's server configuration, when `http.tls` names a certificate and key.
+fn https(settings: &Settings) -> anyhow::Result<Option<tokio_rustls::rustls::ServerConfig>> {
+    let tls = &settings.http.tls;
+    if !tls.enabled().map_err(|(key, message)| crate::config::ConfigError::invalid(key, message))? {
+        return Ok(None);
+    }
+    let read = |key: &str, path: &str| std::fs::read(path).with_context(|| format!("{key}: cannot read {path}"));
+    let (certificate, key) = (read("http.tls.cert_file", &tls.cert_file)?, read("http.tls.key_file", &tls.key_file)?);
+    let config = wm_mqtt::server_config(&certificate, &key, None).context("http.tls")?;
+    Ok(Some(Arc::unwrap_or_clone(config)))
 }
 
 /// The gateway alone (`wmeter run gateway`) forwards the other services'

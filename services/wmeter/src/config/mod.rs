@@ -80,9 +80,10 @@ impl WebSettings {
 
     /// The security headers of every response; the policy lets the map's
     /// tiles in.
-    pub fn security_headers(&self) -> wm_http::security::SecurityHeaders {
+    /// With `hsts` when the server itself speaks HTTPS.
+    pub fn security_headers(&self, hsts: bool) -> wm_http::security::SecurityHeaders {
         let tiles: Vec<String> = wm_http::security::origin_of(&self.map_tiles_url).into_iter().collect();
-        wm_http::security::SecurityHeaders::new(&tiles, false)
+        wm_http::security::SecurityHeaders::new(&tiles, hsts)
     }
 
     /// What the dashboard is told at run time.
@@ -117,6 +118,7 @@ impl Settings {
         self.alarms.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.analytics.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.web.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
+        self.http.tls.enabled().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.notifications.validate().map_err(|(key, message)| ConfigError::invalid(key, message))?;
         self.gateway.validate(false).map_err(|(key, message)| ConfigError::invalid(key, message))?;
 

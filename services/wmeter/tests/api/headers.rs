@@ -49,3 +49,37 @@ async fn every_response_carries_the_security_headers() {
         "no inline script: {html}"
     );
 }
+
+#[tokio::test]
+async fn native_https_serves_the_same_headers_with_hsts() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let params = rcgen::CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).unwrap();
+    let certificate = params.self_signed(&key).unwrap().pem();
+    let (cert_file, key_file) = (dir.path().join("https.crt"), dir.path().join("https.key"));
+    std::fs::write(&cert_file, &certificate).unwrap();
+    std::fs::write(&key_file, key.serialize_pem()).unwrap();
+    let db = wm_test_support::TestDb::sqlite().await;
+    let mut settings = wmeter::config::Settings::default();
+    settings.database = db.settings().clone();
+    settings.http.tls.cert_file = cert_file.display().to_string();
+    settings.http.tls.key_file = key_file.display().to_string();
+    let app =
+        crate::helpers::spawn_with(settings, wmeter::config::Mode::Embedded, wmeter::Role::Embedded, Some(db)).await;
+    assert!(app.url.starts_with("https://127.0.0.1:"), "{}", app.url);
+    let trusted = reqwest::Certificate::from_pem(certificate.as_bytes()).unwrap();
+    let client = wm_http::client::builder().add_root_certificate(trusted).build().unwrap();
+    let token = app.token(Role::Viewer);
+    for path in ["/", "/api/proxy/gateways", "/api/docs/"] {
+        let response = client.get(format!("{}{path}", app.url)).bearer_auth(&token).send().await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        assert_hardened(path, response.headers());
+        assert_eq!(
+            header(response.headers(), "strict-transport-security"),
+            "max-age=31536000; includeSubDomains",
+            "{path}"
+        );
+    }
+    let plain = app.url.replacen("https://", "http://", 1);
+    assert!(client.get(format!("{plain}/healthz")).send().await.is_err(), "no plain HTTP on the HTTPS port");
+}
