@@ -3,6 +3,9 @@
 #   postgres.sh install          install the server from Debian when missing
 #   postgres.sh start PORT DIR   initdb in DIR and start on 127.0.0.1:PORT
 #   postgres.sh stop DIR         stop it
+# It also speaks TLS, with a certificate for 127.0.0.1 signed by a test CA
+# of its own (DIR/ca.crt), for the sslmode=verify-full test. The URL it
+# prints says sslmode=disable: the other tests need no TLS.
 # The server refuses to run as root, so as root it runs as the `postgres` user.
 set -euo pipefail
 
@@ -32,11 +35,24 @@ case "${1:-}" in
       as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     fi
+    if [ ! -f "$dir/ca.crt" ]; then
+      tls="$dir/tls"; mkdir -p "$tls"
+      openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj "/CN=w-meter test CA" \
+        -keyout "$tls/ca.key" -out "$tls/ca.crt" 2>/dev/null
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=127.0.0.1" \
+        -keyout "$dir/data/server.key" -out "$tls/server.csr" 2>/dev/null
+      printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >"$tls/san.ext"
+      openssl x509 -req -in "$tls/server.csr" -CA "$tls/ca.crt" -CAkey "$tls/ca.key" -CAcreateserial -days 30 \
+        -extfile "$tls/san.ext" -out "$dir/data/server.crt" 2>/dev/null
+      chmod 600 "$dir/data/server.key"
+      [ "$(id -u)" = 0 ] && chown postgres: "$dir/data/server.key" "$dir/data/server.crt"
+      cp "$tls/ca.crt" "$dir/ca.crt"
+    fi
     # Durability is pointless for a throwaway test server; speed is not.
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 start -o \
-      "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+      "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c ssl=on" \
       >/dev/null || { tail -n 30 "$dir/postgres.log" >&2; exit 1; }
-    echo "postgres://postgres@127.0.0.1:$port/postgres"
+    echo "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
     ;;
   stop)
     dir=${2:?dir}

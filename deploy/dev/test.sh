@@ -31,6 +31,8 @@ start_servers() {
   step "starting PostgreSQL and the Kafka-protocol broker on 127.0.0.1; finding Mosquitto"
   export WM_TEST_PG_URL
   WM_TEST_PG_URL=$(deploy/dev/postgres.sh start "$(free_port)" "$servers_dir/pg")
+  # The CA of its TLS certificate, for the sslmode=verify-full test.
+  export WM_TEST_PG_CA="$servers_dir/pg/ca.crt"
   local kafka_port
   kafka_port=$(free_port)
   deploy/dev/tansu.sh start "$kafka_port" "$servers_dir/kafka"

@@ -2,6 +2,8 @@
 
 /// PostgreSQL superuser URL, e.g. `postgres://postgres@127.0.0.1:15432/postgres`.
 pub const PG_URL: &str = "WM_TEST_PG_URL";
+/// The CA that signed that server's TLS certificate (`deploy/dev/postgres.sh`).
+pub const PG_CA: &str = "WM_TEST_PG_CA";
 /// Kafka bootstrap servers, e.g. `127.0.0.1:19092`.
 pub const KAFKA_BROKERS: &str = "WM_TEST_KAFKA_BROKERS";
 /// The `mosquitto` binary; each test starts a broker of its own with it.
@@ -33,6 +35,10 @@ pub fn find(var: &str) -> Option<String> {
 
 pub fn postgres_url() -> Option<String> {
     find(PG_URL)
+}
+
+pub fn postgres_ca() -> Option<String> {
+    find(PG_CA)
 }
 
 pub fn kafka_brokers() -> Option<String> {
