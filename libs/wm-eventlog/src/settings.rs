@@ -14,6 +14,7 @@ use crate::{
 /// (the default) or `kind = "kafka"` with the broker settings.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(tag = "kind", rename_all = "lowercase")]
+#[expect(clippy::large_enum_variant, reason = "settings are made once per process; boxing buys nothing")]
 pub enum EventLogSettings {
     Embedded(EmbeddedSettings),
     Kafka(KafkaSettings),

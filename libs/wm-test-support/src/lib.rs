@@ -30,6 +30,7 @@ pub mod service;
 pub mod sessions;
 pub mod sse;
 pub mod target;
+pub mod tls;
 
 use std::time::Duration;
 

@@ -6,6 +6,7 @@ use std::{collections::BTreeMap, fmt, time::Duration};
 use rdkafka::ClientConfig;
 use serde::{Deserialize, Serialize};
 
+use super::security::KafkaSecurity;
 use crate::{EventLogError, Result, StartFrom};
 
 #[derive(Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -35,8 +36,10 @@ pub struct KafkaSettings {
     /// also limits the producer to one request in flight so order survives
     /// retries.
     pub idempotence: bool,
-    /// Extra librdkafka properties for every client, e.g. `sasl.mechanism`
-    /// and `sasl.username`. Values are never printed.
+    /// TLS and SASL (`event_log.security.*`).
+    pub security: KafkaSecurity,
+    /// Extra librdkafka properties for every client. Values are never
+    /// printed.
     pub options: BTreeMap<String, String>,
 }
 
@@ -54,6 +57,7 @@ impl Default for KafkaSettings {
             request_timeout_ms: 10_000,
             linger_ms: 5,
             idempotence: true,
+            security: KafkaSecurity::default(),
             options: BTreeMap::new(),
         }
     }
@@ -97,7 +101,7 @@ impl KafkaSettings {
         if self.heartbeat_interval_ms == 0 || self.heartbeat_interval_ms >= self.session_timeout_ms {
             return invalid("event_log.heartbeat_interval_ms", "must be above 0 and below session_timeout_ms");
         }
-        Ok(())
+        self.security.validate().map_err(|(key, message)| EventLogError::InvalidSettings { key, message })
     }
 
     pub(crate) fn request_timeout(&self) -> Duration {
@@ -110,6 +114,7 @@ impl KafkaSettings {
             .set("bootstrap.servers", &self.brokers)
             .set("client.id", &self.client_id)
             .set("socket.timeout.ms", self.request_timeout_ms.to_string());
+        self.security.apply(&mut config);
         for (key, value) in &self.options {
             config.set(key, value);
         }
@@ -186,6 +191,7 @@ impl fmt::Debug for KafkaSettings {
             .field("request_timeout_ms", &self.request_timeout_ms)
             .field("linger_ms", &self.linger_ms)
             .field("idempotence", &self.idempotence)
+            .field("security", &self.security)
             .field("options", &self.options.keys().collect::<Vec<_>>())
             .finish()
     }

@@ -4,6 +4,7 @@ mod admin;
 mod config;
 mod consumer;
 mod producer;
+mod security;
 
 use std::{fmt, sync::Arc, time::Duration};
 
@@ -15,8 +16,8 @@ use rdkafka::{
     producer::{FutureProducer, Producer as _},
 };
 
-pub use self::config::KafkaSettings;
 use self::consumer::KafkaConsumer;
+pub use self::{config::KafkaSettings, security::KafkaSecurity};
 use crate::{Consumer, ConsumerOptions, EventLog, EventLogError, OutgoingRecord, Position, Result, validate_topic};
 
 /// The event log of the distributed mode. Cheap to clone.

@@ -3,8 +3,8 @@ use wm_eventlog::EventLogSettings;
 use crate::config::Settings;
 
 /// Prints the effective configuration as TOML, with the database password,
-/// the JWT key, the MQTT and SMTP passwords and every extra Kafka option value
-/// replaced, so the output can be pasted into an issue.
+/// the JWT key, the MQTT, SMTP and Kafka SASL passwords and every extra
+/// Kafka option value replaced, so the output can be pasted into an issue.
 pub fn run(settings: &Settings) -> anyhow::Result<()> {
     let mut shown = settings.clone();
     shown.database.url = wm_storage::redact(&shown.database.url);
@@ -17,6 +17,9 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     }
     if let EventLogSettings::Kafka(kafka) = &mut shown.event_log {
         kafka.options.values_mut().for_each(|value| *value = "***".to_owned());
+        if let Some(password) = &mut kafka.security.sasl_password {
+            "***".clone_into(password);
+        }
     }
     print!("{}", toml::to_string_pretty(&shown)?);
     Ok(())
