@@ -6,7 +6,6 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
@@ -15,9 +14,9 @@ import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import { useId, useState } from 'react';
 
 import { useNotice } from './notice.tsx';
+import { ShownOnceDialog } from './shown-once-dialog.tsx';
 
 /** The dialog's words, in the user's language. */
 export interface SecretWords {
@@ -52,31 +51,12 @@ interface Props<T> {
 }
 
 export function SecretDialog<T>({ shown, secretOf, wordsOf, detailsOf, onClose }: Props<T>) {
-  const id = useId();
-  const [kept, setKept] = useState(shown);
-  if (shown !== null && shown !== kept) setKept(shown);
   return (
-    <Dialog
-      open={shown !== null}
-      onClose={(_event, reason) => {
-        if (reason !== 'backdropClick') onClose();
-      }}
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
-      fullWidth
-      maxWidth="xs"
-      slotProps={{
-        transition: {
-          onExited: () => {
-            setKept(null);
-          },
-        },
-      }}
-    >
-      {kept === null ? null : (
+    <ShownOnceDialog shown={shown} onClose={onClose}>
+      {(id, kept) => (
         <SecretContent id={id} secret={secretOf(kept)} words={wordsOf(kept)} details={detailsOf?.(kept) ?? []} onClose={onClose} />
       )}
-    </Dialog>
+    </ShownOnceDialog>
   );
 }
 

@@ -12,7 +12,9 @@ use wmeter::{
 
 use crate::helpers::{TestApp, spawn_gateway, spawn_with};
 
-async fn spawn_service(service: Service) -> Option<TestApp> {
+/// A new PostgreSQL database and the settings of a service on it and on
+/// the test Kafka broker; `None` (skip) without those servers.
+async fn distributed() -> Option<(TestDb, Settings)> {
     let brokers = servers::kafka_brokers()?;
     let db = TestDb::postgres().await?;
     let mut settings = Settings::default();
@@ -22,6 +24,11 @@ async fn spawn_service(service: Service) -> Option<TestApp> {
         session_timeout_ms: 6_000,
         ..KafkaSettings::with_brokers(brokers)
     });
+    Some((db, settings))
+}
+
+async fn spawn_service(service: Service) -> Option<TestApp> {
+    let (db, settings) = distributed().await?;
     Some(spawn_with(settings, Mode::Distributed, Role::Service(service), Some(db)).await)
 }
 
@@ -81,15 +88,7 @@ async fn the_gateway_needs_no_database_and_follows_the_auth_topic() {
 
 #[tokio::test]
 async fn two_auth_replicas_enforce_one_login_throttle() {
-    let Some(brokers) = servers::kafka_brokers() else { return };
-    let Some(db) = TestDb::postgres().await else { return };
-    let mut settings = Settings::default();
-    settings.database = db.settings().clone();
-    settings.event_log = EventLogSettings::Kafka(KafkaSettings {
-        replication_factor: 1,
-        session_timeout_ms: 6_000,
-        ..KafkaSettings::with_brokers(brokers)
-    });
+    let Some((db, mut settings)) = distributed().await else { return };
     settings.auth.sessions.max_failures_per_user = 4;
     let first = spawn_with(settings.clone(), Mode::Distributed, Role::Service(Service::Auth), Some(db)).await;
     let second = spawn_with(settings, Mode::Distributed, Role::Service(Service::Auth), None).await;

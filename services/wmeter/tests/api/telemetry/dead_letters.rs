@@ -3,13 +3,33 @@
 
 use serde_json::json;
 use wm_domain::Clock;
-use wm_proto::{Payload, topics, v1::DeadLetterReason};
+use wm_proto::{
+    Payload, topics,
+    v1::{DeadLetter, DeadLetterReason},
+};
 
 use super::{Gateway, known};
 use crate::{
     helpers::{eventually, spawn_each},
     suite::{gateway_body, meter_body, register},
 };
+
+/// The dead letters on the log, once there are `n`.
+async fn dead_letters(app: &crate::helpers::TestApp, n: usize) -> Vec<DeadLetter> {
+    eventually("the dead letters are on the log", || async {
+        let letters: Vec<_> = app
+            .events(topics::DEAD_LETTERS)
+            .await
+            .into_iter()
+            .filter_map(|e| match e.payload {
+                Some(Payload::DeadLetter(d)) => Some(d),
+                _ => None,
+            })
+            .collect();
+        (letters.len() == n).then_some(letters)
+    })
+    .await
+}
 
 #[tokio::test]
 async fn bad_uplinks_are_dead_lettered_with_their_reason() {
@@ -70,19 +90,7 @@ async fn bad_uplinks_are_dead_lettered_with_their_reason() {
         stranger.send("heartbeat", json!({"messageId": 1, "timestamp": now.to_rfc3339()}).to_string()).await;
         stranger.acked(1).await;
 
-        let letters = eventually("every dead letter is on the log", || async {
-            let letters: Vec<_> = app
-                .events(topics::DEAD_LETTERS)
-                .await
-                .into_iter()
-                .filter_map(|e| match e.payload {
-                    Some(Payload::DeadLetter(d)) => Some(d),
-                    _ => None,
-                })
-                .collect();
-            (letters.len() == cases.len() + 1).then_some(letters)
-        })
-        .await;
+        let letters = dead_letters(&app, cases.len() + 1).await;
         let mut expected: Vec<i32> = cases.iter().map(|(_, _, reason)| *reason as i32).collect();
         expected.push(DeadLetterReason::UnknownGateway as i32);
         let mut got: Vec<i32> = letters.iter().map(|d| d.reason).collect();
@@ -121,19 +129,7 @@ async fn a_flooding_gateway_s_excess_is_dead_lettered_and_the_others_pass() {
         quiet.send("heartbeat", heartbeat(1)).await;
         quiet.acked(1).await;
 
-        let letters = eventually("the excess is dead-lettered", || async {
-            let letters: Vec<_> = app
-                .events(topics::DEAD_LETTERS)
-                .await
-                .into_iter()
-                .filter_map(|e| match e.payload {
-                    Some(Payload::DeadLetter(d)) => Some(d),
-                    _ => None,
-                })
-                .collect();
-            (letters.len() == 2).then_some(letters)
-        })
-        .await;
+        let letters = dead_letters(&app, 2).await;
         for letter in &letters {
             assert_eq!(letter.reason, DeadLetterReason::RateLimited as i32, "{letter:?}");
             assert_eq!(letter.raw_topic, "wmeter/v1/gw/GW00000001/heartbeat");

@@ -7,14 +7,13 @@ import DownloadIcon from '@mui/icons-material/Download';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ShownOnceDialog } from '../../../components/shown-once-dialog.tsx';
 import { GATEWAY_CA_FILENAME } from '../../../lib/constants.ts';
 import { saveBlob } from '../../../lib/save-file.ts';
 import type { IssuedCertificate } from '../api/gateway-credentials-api.ts';
@@ -27,29 +26,10 @@ interface Props {
 }
 
 export function CertificateIssuedDialog({ issued, onClose }: Props) {
-  const id = useId();
-  const [kept, setKept] = useState(issued);
-  if (issued !== null && issued !== kept) setKept(issued);
   return (
-    <Dialog
-      open={issued !== null}
-      onClose={(_event, reason) => {
-        if (reason !== 'backdropClick') onClose();
-      }}
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
-      fullWidth
-      maxWidth="xs"
-      slotProps={{
-        transition: {
-          onExited: () => {
-            setKept(null);
-          },
-        },
-      }}
-    >
-      {kept === null ? null : <CertificateContent id={id} issued={kept} onClose={onClose} />}
-    </Dialog>
+    <ShownOnceDialog shown={issued} onClose={onClose}>
+      {(id, kept) => <CertificateContent id={id} issued={kept} onClose={onClose} />}
+    </ShownOnceDialog>
   );
 }
 
