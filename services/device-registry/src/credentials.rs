@@ -29,7 +29,7 @@ impl Actions {
     pub async fn issue_secret(&self, attempt: &Attempt, gateway_id: DeviceId) -> Result<Issued<String>, RegistryError> {
         let secret = credential::generate_secret();
         let hash = wm_mqtt::password::hash(&secret);
-        self.issue(attempt, gateway_id, |_| Ok((Proof::SecretHash(hash), secret))).await
+        self.issue(attempt, gateway_id, |_, _| Ok((Proof::SecretHash(hash), secret))).await
     }
 
     /// Gives the gateway `gateway_id` a new client certificate signed by
@@ -41,8 +41,8 @@ impl Actions {
         ca: &DeviceCa,
     ) -> Result<Issued<IssuedCertificate>, RegistryError> {
         let now = self.clock.now();
-        self.issue(attempt, gateway_id, |serial| {
-            let certificate = ca.issue(serial, now).map_err(|e| RegistryError::Unavailable(e.to_string()))?;
+        self.issue(attempt, gateway_id, |serial, id| {
+            let certificate = ca.issue(serial, id, now).map_err(|e| RegistryError::Unavailable(e.to_string()))?;
             let proof =
                 Proof::Fingerprint { fingerprint: certificate.fingerprint.clone(), expires_at: certificate.expires_at };
             Ok((proof, certificate))
@@ -51,12 +51,13 @@ impl Actions {
     }
 
     /// Issues the credential `make` makes for the gateway's serial number
-    /// to the gateway, revoking its active ones of the same kind.
+    /// (and the credential's id) to the gateway, revoking its active ones of
+    /// the same kind.
     async fn issue<T>(
         &self,
         attempt: &Attempt,
         gateway_id: DeviceId,
-        make: impl FnOnce(&str) -> Result<(Proof, T), RegistryError>,
+        make: impl FnOnce(&str, &str) -> Result<(Proof, T), RegistryError>,
     ) -> Result<Issued<T>, RegistryError> {
         let now = self.clock.now();
         let id = DeviceId::with_timestamp(now);
@@ -66,7 +67,7 @@ impl Actions {
         };
         let existing = credentials::of_gateway_in(&mut tx, &gateway_id.to_string()).await?;
         let serial = gateway.serial_number.to_string();
-        let (proof, made) = make(&serial)?;
+        let (proof, made) = make(&serial, &id.to_string())?;
         let events = credential::issue((&gateway_id, &serial), &existing, &id, proof, now);
         self.stage_credentials(&mut tx, attempt, &gateway_id, events).await?;
         let issued = credentials::of_gateway_in(&mut tx, &gateway_id.to_string()).await?;

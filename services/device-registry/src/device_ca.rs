@@ -87,13 +87,17 @@ impl DeviceCa {
     }
 
     /// A new key pair and certificate for the gateway `serial`, valid from
-    /// the start of yesterday (UTC) for [`CERTIFICATE_DAYS`].
-    pub fn issue(&self, serial: &str, now: DateTime<Utc>) -> Result<IssuedCertificate, CaError> {
+    /// the start of yesterday (UTC) for [`CERTIFICATE_DAYS`]. Its subject is
+    /// `CN = serial, OU = credential`: the credential's id tells each of a
+    /// gateway's certificates apart, as Mosquitto's ACL must
+    /// ([`subject`]).
+    pub fn issue(&self, serial: &str, credential: &str, now: DateTime<Utc>) -> Result<IssuedCertificate, CaError> {
         let loaded = self.loaded()?;
         let key = KeyPair::generate()?;
         let mut params = CertificateParams::default();
         params.distinguished_name = DistinguishedName::new();
         params.distinguished_name.push(DnType::CommonName, serial);
+        params.distinguished_name.push(DnType::OrganizationalUnitName, credential);
         params.is_ca = IsCa::ExplicitNoCa;
         params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
         params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ClientAuth];
@@ -160,6 +164,13 @@ impl DeviceCa {
         let path = if key == "devices.ca_key_file" { &self.key_file } else { &self.cert_file };
         CaError::File { key, path: path.clone(), reason: format!("not a usable PEM CA: {e}") }
     }
+}
+
+/// A certificate's subject as Mosquitto's `use_subject_as_username` gives
+/// it (RFC 2253: the last RDN first), for the certificate [`DeviceCa::issue`]
+/// made for `serial` as the credential `credential`.
+pub fn subject(serial: &str, credential: &str) -> String {
+    format!("OU={credential},CN={serial}")
 }
 
 fn file_error(key: &'static str, path: &Path, e: &std::io::Error) -> CaError {

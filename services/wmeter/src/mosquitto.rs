@@ -1,9 +1,10 @@
 //! Mosquitto's password and ACL files for the distributed mode's device
 //! plane (docs/device-plane.md), written from the registry: each gateway
 //! with an active secret signs in as its serial number on the gateway
-//! listener, publishes its own uplinks and reads its own commands; w-meter
-//! signs in on the service listener and reads and writes every gateway's
-//! topics. `deploy/mosquitto/mosquitto.conf` points Mosquitto at them;
+//! listener, each active client certificate (by its subject) on the TLS
+//! listener, and either publishes its own uplinks and reads its own
+//! commands; w-meter signs in on the service listener and reads and writes
+//! every gateway's topics. `deploy/mosquitto/mosquitto.conf` points Mosquitto at them;
 //! `wmeter mosquitto --watch` keeps them in sync and makes it reload.
 
 use std::{
@@ -14,6 +15,7 @@ use std::{
 };
 
 use chrono::{DateTime, Utc};
+use wm_device_registry::{device_ca::subject, storage::credentials};
 use wm_mqtt::password;
 use wm_storage::{Db, StorageError};
 use wm_telemetry_ingest::MqttSettings;
@@ -27,6 +29,7 @@ pub const GATEWAY_PASSWORDS: &str = "gateways.passwords";
 pub const GATEWAY_ACL: &str = "gateways.acl";
 pub const SERVICE_PASSWORDS: &str = "service.passwords";
 pub const SERVICE_ACL: &str = "service.acl";
+pub const CERTIFICATE_ACL: &str = "certificates.acl";
 
 const HEADER: &str = "# Written by `wmeter mosquitto`: do not edit (docs/device-plane.md).\n";
 
@@ -34,7 +37,8 @@ const HEADER: &str = "# Written by `wmeter mosquitto`: do not edit (docs/device-
 /// password keeps the hash `dir` already holds for it while that hash
 /// still matches, so an unchanged configuration writes unchanged files.
 pub async fn render(db: &Db, mqtt: &MqttSettings, dir: &Path, now: DateTime<Utc>) -> Result<AuthFiles, StorageError> {
-    let secrets = wm_device_registry::storage::credentials::active_secrets(db, now.timestamp_micros()).await?;
+    let secrets = credentials::active_secrets(db, now.timestamp_micros()).await?;
+    let certificates = credentials::active_certificates(db, now.timestamp_micros()).await?;
     let mut gateways: BTreeMap<String, String> = secrets.into_iter().collect();
     let mut gateway_acl = String::from(HEADER);
     for kind in Kind::ALL {
@@ -52,11 +56,20 @@ pub async fn render(db: &Db, mqtt: &MqttSettings, dir: &Path, now: DateTime<Utc>
         }
         gateway_acl.push_str(&format!("topic read {}\n", topic::commands("+")));
     }
+    let mut certificate_acl = String::from(HEADER);
+    for (credential, serial) in &certificates {
+        certificate_acl.push_str(&format!("\nuser {}\n", subject(serial, credential)));
+        for kind in Kind::ALL {
+            certificate_acl.push_str(&format!("topic write {}\n", topic::uplink(serial, kind)));
+        }
+        certificate_acl.push_str(&format!("topic read {}\n", topic::commands(serial)));
+    }
     let service = &mqtt.username;
     let service_hash = kept_hash(&dir.join(SERVICE_PASSWORDS), service, mqtt.password.as_deref().unwrap_or_default());
     let files = BTreeMap::from([
         (GATEWAY_PASSWORDS, password_file(&gateways)),
         (GATEWAY_ACL, gateway_acl),
+        (CERTIFICATE_ACL, certificate_acl),
         (SERVICE_PASSWORDS, password_file(&BTreeMap::from([(service.clone(), service_hash)]))),
         (SERVICE_ACL, format!("{HEADER}user {service}\ntopic readwrite {}#\n", topic::PREFIX)),
     ]);

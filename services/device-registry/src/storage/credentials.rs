@@ -66,6 +66,15 @@ pub async fn active_secrets(db: &Db, now_micros: i64) -> Result<Vec<(String, Str
     Ok(with_pool!(db, pool => sqlx::query_as(sql).bind(now_micros).fetch_all(pool).await)?)
 }
 
+/// Every certificate that works at `now_micros`, as `(credential id,
+/// serial number)`: what Mosquitto's certificate ACL lists.
+pub async fn active_certificates(db: &Db, now_micros: i64) -> Result<Vec<(String, String)>, StorageError> {
+    let sql = "SELECT id, serial_number FROM gateway_credentials \
+               WHERE kind = 'certificate' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1) \
+               ORDER BY serial_number, id";
+    Ok(with_pool!(db, pool => sqlx::query_as(sql).bind(now_micros).fetch_all(pool).await)?)
+}
+
 /// Applies a credential event, or a gateway's deletion (which takes its
 /// credentials with it). Other events are ignored.
 pub async fn persist(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {

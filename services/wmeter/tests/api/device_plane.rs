@@ -14,7 +14,7 @@ use reqwest::Method;
 use serde_json::Value;
 use tokio::process::Command;
 use wm_http::auth::Role;
-use wm_test_support::mqtt::client_tool;
+use wm_test_support::{mqtt::client_tool, tls::TestPki};
 
 use crate::{
     helpers::{TestApp, eventually, spawn_app},
@@ -394,4 +394,89 @@ async fn a_gateway_signs_in_over_tls_with_the_certificate_wmeter_signed() {
         (!publish_tls(&clients, port, files, &serial, &own).await.status.success()).then_some(())
     })
     .await;
+}
+
+/// The TLS listener docs/device-plane.md gives Mosquitto for client
+/// certificates, on `port`, trusting `ca` (the device CA) and serving
+/// `pki`'s certificate.
+fn certificate_listener(port: u16, ca: &std::path::Path, pki: &TestPki, auth: &std::path::Path) -> String {
+    format!(
+        "\nlistener {port} 127.0.0.1\ncafile {}\ncertfile {}\nkeyfile {}\nrequire_certificate true\n\
+         use_subject_as_username true\nuse_username_as_clientid true\nacl_file {}/certificates.acl\n",
+        ca.display(),
+        pki.cert_file.display(),
+        pki.key_file.display(),
+        auth.display()
+    )
+}
+
+/// Issues the gateway `id` a certificate; its files (CA, certificate, key)
+/// in `dir`, named after `name`.
+async fn certificate(app: &TestApp, id: &str, dir: &std::path::Path, name: &str) -> [std::path::PathBuf; 3] {
+    let path = format!("/api/devices/gateways/{id}/credentials");
+    let response =
+        app.send_as(Role::Operator, Method::POST, &path, Some(serde_json::json!({"kind": "certificate"}))).await;
+    assert_eq!(response.status(), 201);
+    let issued: Value = response.json().await.unwrap();
+    ["caCertificate", "certificate", "privateKey"].map(|field| {
+        let file = dir.join(format!("{name}.{field}.pem"));
+        std::fs::write(&file, issued[field].as_str().unwrap()).unwrap();
+        file
+    })
+}
+
+#[tokio::test]
+async fn mosquitto_admits_the_certificates_wmeter_signed_until_revoked() {
+    let app = spawn_app().await;
+    let Some(clients) = Clients::of(&app) else { return };
+    let (id, serial) = register(&app, 1).await;
+    let files = tempfile::tempdir().unwrap();
+    wm_test_support::mqtt::readable(files.path());
+    let [device_ca, first_cert, first_key] = certificate(&app, &id, files.path(), "first").await;
+    let auth = tempfile::tempdir().unwrap();
+    wm_test_support::mqtt::readable(auth.path());
+    let mqtt = wm_telemetry_ingest::MqttSettings {
+        password: Some("service-password".to_owned()),
+        ..wm_telemetry_ingest::MqttSettings::default()
+    };
+    write_files(&app, &mqtt, auth.path()).await;
+    let pki = TestPki::new();
+    let tls_port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    for file in [&device_ca, &pki.ca_file, &pki.cert_file, &pki.key_file] {
+        wm_test_support::mqtt::readable(file);
+    }
+    let Some((broker, [_, service_port])) = wm_test_support::mqtt::Mosquitto::with_config(|ports, _| {
+        shipped_config(ports, auth.path()) + &certificate_listener(tls_port, &device_ca, &pki, auth.path())
+    }) else {
+        return;
+    };
+    let service = Clients { port: service_port, ..Clients::of(&app).unwrap() };
+    let ingest = ("ingest-1", "wmeter", "service-password");
+    let own = format!("wmeter/v1/gw/{serial}/heartbeat");
+    let heard_with = async |[certificate, key]: [&std::path::Path; 2], topic: String| {
+        let uplinks = service.listen(ingest, "wmeter/v1/gw/+/heartbeat").await;
+        let sent = publish_tls(&clients, tls_port, [&pki.ca_file, certificate, key], "ignored", &topic).await;
+        (sent.status.success(), uplinks.stop().await)
+    };
+    let (sent, heard) = heard_with([&first_cert, &first_key], own.clone()).await;
+    assert!(sent && heard.contains(&own), "the certificate w-meter signed is heard: {heard}");
+    let (_, heard) = heard_with([&first_cert, &first_key], "wmeter/v1/gw/GW99999999/heartbeat".to_owned()).await;
+    assert!(!heard.contains("GW99999999"), "nor as another gateway: {heard}");
+
+    // A rotation revokes the first certificate: written again and reloaded,
+    // it may still connect but is heard no more; the new one is.
+    let [_, second_cert, second_key] = certificate(&app, &id, files.path(), "second").await;
+    write_files(&app, &mqtt, auth.path()).await;
+    broker.reload();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, heard) = heard_with([&first_cert, &first_key], own.clone()).await;
+    assert!(!heard.contains(&own), "the revoked certificate is heard no more: {heard}");
+    let (sent, heard) = heard_with([&second_cert, &second_key], own.clone()).await;
+    assert!(sent && heard.contains(&own), "the new one is: {heard}");
+
+    // A certificate another CA signed fails the handshake.
+    let stranger = TestPki::new();
+    let refused =
+        publish_tls(&clients, tls_port, [&pki.ca_file, &stranger.cert_file, &stranger.key_file], "x", &own).await;
+    assert!(!refused.status.success(), "{}", said(&refused));
 }
