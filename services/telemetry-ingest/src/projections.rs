@@ -46,20 +46,29 @@ impl Projection for DirectoryProjection {
         &[topics::REGISTRY, topics::AUTH]
     }
 
-    async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
+    async fn apply(&self, records: &[Record], effects: Effects) -> Result<(), ApplyError> {
         let mut tx = self.db.begin_write().await?;
         let mut revoked = Vec::new();
         for envelope in records.iter().filter_map(decode) {
             if let Some(event) = &envelope.payload {
-                directory::apply(&mut tx, event).await?;
-                if let Payload::GatewayCredentialRevoked(c) = event {
-                    revoked.push(gateway_identity(&c.serial_number));
+                // A deleted gateway's credentials go with it: its
+                // connections close as a revoked one's do.
+                match event {
+                    Payload::GatewayCredentialRevoked(c) => revoked.push(gateway_identity(&c.serial_number)),
+                    Payload::GatewayDeleted(g) => {
+                        revoked.extend(directory::serial_of(&mut tx, &g.id).await?.as_deref().map(gateway_identity));
+                    }
+                    _ => {}
                 }
+                directory::apply(&mut tx, event).await?;
             }
         }
         tx.commit().await?;
-        for identity in revoked {
-            self.revocations.revoked(identity);
+        // A rebuild replays history: it closes no connection.
+        if effects == Effects::Live {
+            for identity in revoked {
+                self.revocations.revoked(identity);
+            }
         }
         Ok(())
     }

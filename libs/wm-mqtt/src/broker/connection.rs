@@ -123,6 +123,15 @@ pub async fn serve<R, W>(
             Attach::Busy => return refuse(&mut writer, ConnectReturnCode::ServiceUnavailable).await,
         }
     };
+    // Asked again now that the session is live: a credential revoked since
+    // the first answer is refused here, or else its revocation, coming
+    // after, finds this connection and closes it.
+    if shared.auth.authenticate(&attempt).await.as_ref() != Some(&access) {
+        tracing::info!(%peer, identity = access.identity, "MQTT credential revoked while connecting");
+        shared.auth.refused(&access.identity, peer, Refusal::Connect);
+        shared.router.detach(&client_id, connection, session, &mut rx);
+        return refuse(&mut writer, ConnectReturnCode::NotAuthorized).await;
+    }
     let mut link = Link {
         shared: shared.clone(),
         peer,

@@ -7,13 +7,16 @@ use std::{
 };
 
 use bytes::Bytes;
-use rumqttc::{Publish, QoS, matches, valid_filter};
+use rumqttc::{Publish, QoS, valid_filter};
 use tokio::sync::{
     Notify,
     mpsc::{UnboundedReceiver, UnboundedSender},
 };
 
-use super::session::{Acker, Message, Outbound, Session};
+use super::{
+    access::matches,
+    session::{Acker, Message, Outbound, Session},
+};
 
 /// Messages without a waiting publisher that a session keeps queued, while
 /// disconnected or slower than its publishers; past it, new ones are

@@ -22,6 +22,12 @@ pub async fn gateways(tx: &mut Tx, serials: &HashSet<&str>) -> Result<HashMap<St
     Ok(rows.into_iter().collect())
 }
 
+/// The serial number of the gateway `id`, if it is registered.
+pub async fn serial_of(tx: &mut Tx, id: &str) -> Result<Option<String>, StorageError> {
+    let sql = "SELECT serial_number FROM ingest_gateways WHERE id = $1";
+    Ok(with_tx!(tx, conn => sqlx::query_scalar(sql).bind(id).fetch_optional(&mut **conn).await)?)
+}
+
 /// The ids of the meters these references name.
 pub async fn meters(tx: &mut Tx, meters: &HashSet<&MeterRef>) -> Result<HashMap<MeterRef, String>, StorageError> {
     let (mut ble, mut serial) = (Vec::new(), Vec::new());

@@ -11,6 +11,9 @@ use wm_storage::Db;
 use crate::{cli::MosquittoArgs, config::Settings, mosquitto, output::say};
 
 pub async fn run(settings: Settings, args: MosquittoArgs) -> anyhow::Result<()> {
+    if settings.mqtt.password.as_deref().is_none_or(str::is_empty) {
+        anyhow::bail!("mqtt.password: required: w-meter's own login in Mosquitto's files (WMETER_MQTT__PASSWORD)");
+    }
     let db = Db::connect(&settings.database).await.context("database")?;
     let stop = tokio_util::sync::CancellationToken::new();
     let on_signal = stop.clone();
@@ -18,16 +21,26 @@ pub async fn run(settings: Settings, args: MosquittoArgs) -> anyhow::Result<()> 
         crate::shutdown::signal().await;
         on_signal.cancel();
     });
-    let mut first = true;
+    // A reload owed to Mosquitto: asked again at each pass until it works.
+    let (mut first, mut pending, mut failed) = (true, false, None);
     loop {
-        match sync(&db, &settings, &args).await {
-            Ok(()) => {}
+        match write(&db, &settings, &args).await {
+            Ok(changed) => pending |= changed,
             // The first pass says what is wrong; a watch keeps going.
             Err(e) if first => {
                 db.close().await;
                 return Err(e);
             }
             Err(e) => tracing::error!(error = format!("{e:#}"), "cannot write Mosquitto's files; trying again"),
+        }
+        if pending && let Some(pid_file) = &args.pid_file {
+            match reload(pid_file) {
+                Ok(()) => pending = false,
+                Err(e) => {
+                    tracing::warn!(error = format!("{e:#}"), "cannot make Mosquitto reload; trying again");
+                    failed = Some(e);
+                }
+            }
         }
         first = false;
         let Some(every) = args.watch else { break };
@@ -37,31 +50,41 @@ pub async fn run(settings: Settings, args: MosquittoArgs) -> anyhow::Result<()> 
         }
     }
     db.close().await;
-    Ok(())
+    match failed {
+        Some(e) if pending => Err(e.context("Mosquitto did not reload its files")),
+        _ => Ok(()),
+    }
 }
 
-/// One pass: render, write what changed, and signal Mosquitto if it did.
-async fn sync(db: &Db, settings: &Settings, args: &MosquittoArgs) -> anyhow::Result<()> {
+/// One pass: render, and write what changed; whether anything did.
+async fn write(db: &Db, settings: &Settings, args: &MosquittoArgs) -> anyhow::Result<bool> {
     let files = mosquitto::render(db, &settings.mqtt, &args.dir, Utc::now())
         .await
         .context("reading the gateways' credentials (is the registry's database migrated?)")?;
     let changed = mosquitto::write(&args.dir, &files).with_context(|| format!("--dir {}", args.dir.display()))?;
-    if !changed {
-        return Ok(());
+    if changed {
+        let gateways = files.0.get(mosquitto::GATEWAY_PASSWORDS).map_or(0, |f| f.lines().count());
+        say(format_args!("wrote Mosquitto's files to {} ({gateways} gateway logins)", args.dir.display()));
     }
-    let gateways = files.0.get(mosquitto::GATEWAY_PASSWORDS).map_or(0, |f| f.lines().count());
-    say(format_args!("wrote Mosquitto's files to {} ({gateways} gateway logins)", args.dir.display()));
-    if let Some(pid_file) = &args.pid_file {
-        reload(pid_file)?;
-    }
-    Ok(())
+    Ok(changed)
 }
 
 /// Sends SIGHUP to the process whose id `pid_file` holds: Mosquitto
 /// re-reads its password and ACL files, and drops the clients whose
 /// password no longer matches.
 fn reload(pid_file: &Path) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(pid_file).with_context(|| format!("--pid-file {}", pid_file.display()))?;
+    let text = match std::fs::read_to_string(pid_file) {
+        Ok(text) => text,
+        // Not started yet: it reads the files when it starts.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            say(format_args!(
+                "Mosquitto is not running yet ({} is missing): it reads them at start",
+                pid_file.display()
+            ));
+            return Ok(());
+        }
+        Err(e) => return Err(e).with_context(|| format!("--pid-file {}", pid_file.display())),
+    };
     let pid = text
         .trim()
         .parse::<i32>()

@@ -480,3 +480,23 @@ async fn mosquitto_admits_the_certificates_wmeter_signed_until_revoked() {
         publish_tls(&clients, tls_port, [&pki.ca_file, &stranger.cert_file, &stranger.key_file], "x", &own).await;
     assert!(!refused.status.success(), "{}", said(&refused));
 }
+
+#[tokio::test]
+async fn deleting_a_gateway_closes_its_connection() {
+    let app = spawn_app().await;
+    let Some(clients) = Clients::of(&app) else { return };
+    let (id, serial) = register(&app, 1).await;
+    let (_, secret) = issue_secret(&app, &id).await;
+    let login = (serial.as_str(), serial.as_str(), secret.as_str());
+    // Listening only (never heard from), so it may still be deleted.
+    let open = eventually("the gateway signs in", || async {
+        let listening = clients.listen_for(login, &format!("wmeter/v1/gw/{serial}/cmd"), 30).await;
+        let mut child = listening.child;
+        child.try_wait().unwrap().is_none().then_some(child)
+    })
+    .await;
+    let deleted = app.send_as(Role::Operator, Method::DELETE, &format!("/api/proxy/gateways/{id}"), None).await;
+    assert_eq!(deleted.status(), 204, "{}", deleted.text().await.unwrap());
+    let ended = tokio::time::timeout(Duration::from_secs(5), open.wait_with_output()).await;
+    assert!(ended.is_ok(), "the deleted gateway's connection is closed");
+}

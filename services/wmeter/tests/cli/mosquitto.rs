@@ -50,20 +50,35 @@ fn the_files_are_written_and_mosquitto_is_signalled_when_they_change() {
 }
 
 #[test]
-fn a_bad_pid_file_or_database_says_what_is_wrong() {
+fn a_bad_pid_file_database_or_password_says_what_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let db = format!("sqlite://{}/wm.db", dir.path().display());
     let auth = dir.path().join("auth");
-    let (code, stderr) =
-        run(wmeter().args(["mosquitto", "--dir", auth.to_str().unwrap()]).env("WMETER_DATABASE__URL", &db));
+    let mosquitto = |args: &[&str]| {
+        let mut command = wmeter();
+        command.args(["mosquitto", "--dir", auth.to_str().unwrap()]).args(args).env("WMETER_DATABASE__URL", &db);
+        command
+    };
+    let (code, stderr) = run(&mut mosquitto(&[]));
+    assert_ne!(code, 0);
+    assert!(stderr.contains("mqtt.password: required"), "no empty password for w-meter's login: {stderr}");
+    let (code, stderr) = run(mosquitto(&[]).env("WMETER_MQTT__PASSWORD", "service-password"));
     assert_ne!(code, 0);
     assert!(stderr.contains("is the registry's database migrated?"), "{stderr}");
     assert!(run(wmeter().arg("migrate").env("WMETER_DATABASE__URL", &db)).0 == 0);
+
+    let missing = dir.path().join("not-started.pid");
+    let args = ["--pid-file", missing.to_str().unwrap()];
+    let (code, stderr) = run(mosquitto(&args).env("WMETER_MQTT__PASSWORD", "service-password"));
+    assert_eq!(code, 0, "Mosquitto not started yet reads the files when it starts: {stderr}");
+
     let pid_file = dir.path().join("pid");
     std::fs::write(&pid_file, "not a pid").unwrap();
-    let args = ["mosquitto", "--dir", auth.to_str().unwrap(), "--pid-file", pid_file.to_str().unwrap()];
-    let (code, stderr) = run(wmeter().args(args).env("WMETER_DATABASE__URL", &db));
+    std::fs::remove_dir_all(&auth).unwrap();
+    let args = ["--pid-file", pid_file.to_str().unwrap()];
+    let (code, stderr) = run(mosquitto(&args).env("WMETER_MQTT__PASSWORD", "service-password"));
     assert_ne!(code, 0);
     assert!(stderr.contains("\"not a pid\" is not a process id"), "{stderr}");
+    assert!(stderr.contains("Mosquitto did not reload its files"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
