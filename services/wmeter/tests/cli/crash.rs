@@ -128,8 +128,12 @@ fn a_killed_server_projects_every_acknowledged_message_exactly_once() {
 /// `wmeter serve` on MQTT port `port`, once its banner is out (its
 /// standard output stays open).
 fn start(dir: &std::path::Path, port: u16) -> (Child, Lines<BufReader<ChildStdout>>) {
-    let gateway_env =
-        [("WMETER_MQTT__GATEWAY_USERNAME", GATEWAY_LOGIN.0), ("WMETER_MQTT__GATEWAY_PASSWORD", GATEWAY_LOGIN.1)];
+    // One gateway sends 50,000 readings as fast as it can: no rate limit.
+    let gateway_env = [
+        ("WMETER_MQTT__GATEWAY_USERNAME", GATEWAY_LOGIN.0),
+        ("WMETER_MQTT__GATEWAY_PASSWORD", GATEWAY_LOGIN.1),
+        ("WMETER_TELEMETRY__GATEWAY_RATE_PER_SEC", "0"),
+    ];
     let mut command = serve_command(dir, &["serve"], &gateway_env);
     let mut child = command
         .env("WMETER_MQTT__LISTEN", format!("127.0.0.1:{port}"))
