@@ -23,4 +23,6 @@ export const SIM = {
   gateways: 4,
   meters: 24,
   args: ['--gateways', '4', '--meters', '24', '--rate', '4', '--seed', '7'],
+  /** Its gateways' serial numbers start so (`SG` and the seed in hex). */
+  serialPrefix: 'SG07',
 };

@@ -1,18 +1,26 @@
 // Devices of the simulated network that the tests act on, read from the API.
 import type { Api, ApiGateway, ApiMeter } from './api.ts';
-import type { WmeterContext } from './context.ts';
+import { SIM, type WmeterContext } from './context.ts';
 import { publishUplink } from './mqtt.ts';
 import { waitUntil } from './processes.ts';
 
-/** A meter that a gateway has heard, with that gateway. */
+/**
+ * A meter that a gateway of the simulator running all along has heard, with
+ * that gateway: one a test's own short simulator heard would not answer a
+ * valve command once that simulator stopped.
+ */
 export async function heardMeter(api: Api): Promise<{ meter: ApiMeter; gateway: ApiGateway }> {
   let found: { meter: ApiMeter; gateway: ApiGateway } | undefined;
   await waitUntil('a meter heard by a gateway', async () => {
     const meters = await api.get<ApiMeter[]>('proxy/wmeters?max=100');
-    const meter = meters.find((m) => m.lastGatewayId && m.lastseen);
-    if (!meter?.lastGatewayId) return false;
-    found = { meter, gateway: await api.get<ApiGateway>(`proxy/gateways/${meter.lastGatewayId}`) };
-    return true;
+    for (const meter of meters.filter((m) => m.lastGatewayId && m.lastseen)) {
+      const gateway = await api.get<ApiGateway>(`proxy/gateways/${meter.lastGatewayId ?? ''}`);
+      if (gateway.serialNumber.startsWith(SIM.serialPrefix)) {
+        found = { meter, gateway };
+        return true;
+      }
+    }
+    return false;
   });
   if (!found) throw new Error('unreachable');
   return found;
