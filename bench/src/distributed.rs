@@ -34,7 +34,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             password: GATEWAY_LOGIN.1.to_owned(),
         };
         let fleet = Fleet::register(api, broker, gateways, meters_per_gateway).await?;
-        raw.push(raw_rate(&fleet, messages).await?);
+        raw.push(raw_rate(&fleet.broker, &fleet, messages).await?);
         ours.push(ingest_rate(&fleet, messages).await?);
         let period = Duration::from_secs(args.latency_seconds);
         latency.extend(latencies_at(&fleet, ours[run - 1] / 2.0, period).await?);

@@ -15,7 +15,8 @@ use rumqttc::{AsyncClient, Event, Packet, QoS};
 use crate::{
     Common,
     fleet::{Fleet, Load},
-    publisher, report,
+    publisher::{self, Broker},
+    report,
     server::Server,
 };
 
@@ -44,7 +45,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     for run in 1..=args.common.runs {
         let server = Server::start(&args.common.wmeter, None, None).await?;
         let fleet = Fleet::register(server.sign_in().await?, server.broker(), gateways, meters_per_gateway).await?;
-        raw.push(raw_rate(&fleet, messages).await?);
+        raw.push(raw_rate(&server.raw_broker(), &fleet, messages).await?);
         let started = Instant::now();
         ours.push(ingest_rate(&fleet, messages).await?);
         with_rollups.push(f64::from(messages) / rolled_up(&fleet, messages, started).await?);
@@ -93,9 +94,10 @@ async fn rolled_up(fleet: &Fleet, messages: u32, started: Instant) -> anyhow::Re
     }
 }
 
-/// Readings through the broker to one subscriber, in messages a second.
-pub async fn raw_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
-    let (client, mut eventloop) = AsyncClient::new(publisher::options(&fleet.broker, "bench-raw-subscriber"), 1000);
+/// Readings through the broker to one subscriber, in messages a second,
+/// signed in as `broker` says (a login that may use `bench/raw/#`).
+pub async fn raw_rate(broker: &Broker, fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
+    let (client, mut eventloop) = AsyncClient::new(publisher::options(broker, "bench-raw-subscriber"), 1000);
     client.subscribe("bench/raw/#", QoS::AtLeastOnce).await?;
     loop {
         if let Event::Incoming(Packet::SubAck(_)) = eventloop.poll().await? {
@@ -118,7 +120,7 @@ pub async fn raw_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
         .map(|(serial, payloads)| (format!("raw-{serial}"), format!("bench/raw/{serial}"), payloads))
         .collect();
     let started = Instant::now();
-    publisher::publish_all(&fleet.broker, connections, None).await?;
+    publisher::publish_all(broker, connections, None).await?;
     tokio::time::timeout(Duration::from_secs(300), subscriber).await.context("the subscriber stalled")???;
     Ok(f64::from(messages) / started.elapsed().as_secs_f64())
 }

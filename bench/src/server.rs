@@ -16,6 +16,9 @@ use crate::{fleet::Api, publisher::Broker};
 /// The gateways' login on the embedded broker.
 const GATEWAY_USER: &str = "gateway";
 const GATEWAY_PASSWORD: &str = "bench-gateway-password";
+/// w-meter's own login on it, which may use any topic: the raw reference's.
+const SERVICE_USER: &str = "wmeter";
+const SERVICE_PASSWORD: &str = "bench-service-password";
 pub const ADMIN: (&str, &str) = ("bench", "a-long-bench-password");
 
 #[derive(Debug)]
@@ -42,6 +45,13 @@ impl Server {
     /// The embedded broker, as the gateways sign in to it.
     pub fn broker(&self) -> Broker {
         Broker { port: self.mqtt_port, username: GATEWAY_USER.to_owned(), password: GATEWAY_PASSWORD.to_owned() }
+    }
+
+    /// The embedded broker as w-meter's own login signs in to it: any
+    /// topic, for the raw publish → subscribe reference (a gateway may use
+    /// only its own topics).
+    pub fn raw_broker(&self) -> Broker {
+        Broker { port: self.mqtt_port, username: SERVICE_USER.to_owned(), password: SERVICE_PASSWORD.to_owned() }
     }
 
     /// An admin signed in to the API.
@@ -77,6 +87,8 @@ impl Server {
             ("WMETER_MQTT__LISTEN", format!("127.0.0.1:{mqtt_port}")),
             ("WMETER_MQTT__GATEWAY_USERNAME", GATEWAY_USER.to_owned()),
             ("WMETER_MQTT__GATEWAY_PASSWORD", GATEWAY_PASSWORD.to_owned()),
+            ("WMETER_MQTT__USERNAME", SERVICE_USER.to_owned()),
+            ("WMETER_MQTT__PASSWORD", SERVICE_PASSWORD.to_owned()),
             // A benchmark's few gateways send as fast as they can: no
             // per-gateway rate limit.
             ("WMETER_TELEMETRY__GATEWAY_RATE_PER_SEC", "0".to_owned()),
