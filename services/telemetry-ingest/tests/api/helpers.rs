@@ -36,7 +36,7 @@ pub async fn spawn_each_with(analytics: AnalyticsSettings) -> Vec<TestApp> {
         let plumbing = (relay.clone(), revocations);
         let state = wm_telemetry_ingest::build(h.db.clone(), plumbing, h.clock.clone(), settings, &mut h.metrics);
         // The shared gateway login: these tests are about ingest, not the
-        // device plane (tests/api/device_plane.rs).
+        // device plane (wmeter's tests/api/device_plane/).
         let mut settings = MqttSettings {
             listen: "127.0.0.1:0".to_owned(),
             gateway_password: Some("test-gateway-password".to_owned()),

@@ -1,7 +1,7 @@
 //! A gateway's MQTT credentials over HTTP (docs/device-plane.md): a secret
 //! is shown once, only operators and admins handle them, a rotation revokes
 //! the last one, and a revocation is kept in the list. What the broker does
-//! with them is tests/api/device_plane.rs.
+//! with them is tests/api/device_plane/.
 
 use reqwest::Method;
 use serde_json::{Value, json};
