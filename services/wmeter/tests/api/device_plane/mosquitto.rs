@@ -24,6 +24,23 @@ fn shipped_config([gateways, service]: [u16; 2], auth: &std::path::Path) -> Stri
     config
 }
 
+/// A folder Mosquitto may read, holding `wmeter mosquitto`'s files for
+/// w-meter's login `SERVICE_PASSWORD`, and the settings they were written
+/// with.
+async fn auth_files(app: &TestApp) -> (tempfile::TempDir, wm_telemetry_ingest::MqttSettings) {
+    let auth = tempfile::tempdir().unwrap();
+    wm_test_support::mqtt::readable(auth.path());
+    let mqtt = wm_telemetry_ingest::MqttSettings {
+        password: Some(SERVICE_PASSWORD.to_owned()),
+        ..wm_telemetry_ingest::MqttSettings::default()
+    };
+    write_files(app, &mqtt, auth.path()).await;
+    (auth, mqtt)
+}
+
+/// w-meter's own password in the written files.
+const SERVICE_PASSWORD: &str = "service-password";
+
 /// `wmeter mosquitto`'s one pass: the files for the registry as it is now.
 async fn write_files(app: &TestApp, mqtt: &wm_telemetry_ingest::MqttSettings, auth: &std::path::Path) {
     let files = wmeter::mosquitto::render(app.db(), mqtt, auth, chrono::Utc::now()).await.unwrap();
@@ -36,13 +53,7 @@ async fn mosquitto_enforces_the_files_wmeter_writes() {
     let Some(mut clients) = Clients::of(&app) else { return };
     let ((a, serial_a), (b, serial_b)) = (register(&app, 1).await, register(&app, 2).await);
     let ((_, secret_a), (_, secret_b)) = (issue_secret(&app, &a).await, issue_secret(&app, &b).await);
-    let auth = tempfile::tempdir().unwrap();
-    wm_test_support::mqtt::readable(auth.path());
-    let mqtt = wm_telemetry_ingest::MqttSettings {
-        password: Some("service-password".to_owned()),
-        ..wm_telemetry_ingest::MqttSettings::default()
-    };
-    write_files(&app, &mqtt, auth.path()).await;
+    let (auth, mqtt) = auth_files(&app).await;
     let Some((broker, [gateway_port, service_port])) =
         wm_test_support::mqtt::Mosquitto::with_config(|ports, _| shipped_config(ports, auth.path()))
     else {
@@ -50,7 +61,7 @@ async fn mosquitto_enforces_the_files_wmeter_writes() {
     };
     let service = Clients { port: service_port, ..Clients::of(&app).unwrap() };
     clients.port = gateway_port;
-    let ingest = ("ingest-1", "wmeter", "service-password");
+    let ingest = ("ingest-1", "wmeter", SERVICE_PASSWORD);
     let (login_a, login_b) = ((&*serial_a, &*serial_a, &*secret_a), (&*serial_b, &*serial_b, &*secret_b));
 
     // w-meter reads the uplinks; A's own arrive, A's forgery as B does not.
@@ -135,13 +146,7 @@ async fn mosquitto_admits_the_certificates_wmeter_signed_until_revoked() {
     let files = tempfile::tempdir().unwrap();
     wm_test_support::mqtt::readable(files.path());
     let [device_ca, first_cert, first_key] = certificate(&app, &id, files.path(), "first").await;
-    let auth = tempfile::tempdir().unwrap();
-    wm_test_support::mqtt::readable(auth.path());
-    let mqtt = wm_telemetry_ingest::MqttSettings {
-        password: Some("service-password".to_owned()),
-        ..wm_telemetry_ingest::MqttSettings::default()
-    };
-    write_files(&app, &mqtt, auth.path()).await;
+    let (auth, mqtt) = auth_files(&app).await;
     let pki = TestPki::new();
     let tls_port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     for file in [&device_ca, &pki.ca_file, &pki.cert_file, &pki.key_file] {
@@ -153,7 +158,7 @@ async fn mosquitto_admits_the_certificates_wmeter_signed_until_revoked() {
         return;
     };
     let service = Clients { port: service_port, ..Clients::of(&app).unwrap() };
-    let ingest = ("ingest-1", "wmeter", "service-password");
+    let ingest = ("ingest-1", "wmeter", SERVICE_PASSWORD);
     let own = format!("wmeter/v1/gw/{serial}/heartbeat");
     let heard_with = async |[certificate, key]: [&std::path::Path; 2], topic: String| {
         let uplinks = service.listen(ingest, "wmeter/v1/gw/+/heartbeat").await;
