@@ -78,7 +78,7 @@ need_tools() {
 }
 
 # Compose: schema, references and interpolation. $1 is a folder holding
-# docker-compose.yml (and deploy/compose/ for its bind mounts).
+# docker-compose.yml (and deploy/mosquitto/ for its bind mount).
 check_compose() {
   local root=$1
   (cd "$root" && docker-compose -f docker-compose.yml config -q)
@@ -104,7 +104,7 @@ for d in docs:
         problems.append(f"{name}: pod securityContext needs runAsNonRoot and a runAsUser")
     if psc.get("seccompProfile", {}).get("type") != "RuntimeDefault":
         problems.append(f"{name}: pod seccompProfile must be RuntimeDefault")
-    for c in pod["containers"]:
+    for c in pod["containers"] + pod.get("initContainers", []):
         where = f'{name} container {c["name"]}'
         sc = c.get("securityContext", {})
         if sc.get("readOnlyRootFilesystem") is not True:
@@ -117,11 +117,18 @@ for d in docs:
             res = c.get("resources", {}).get(kind, {})
             if not res.get("cpu") or not res.get("memory"):
                 problems.append(f"{where}: resources.{kind} needs cpu and memory")
-        if d["kind"] == "Deployment":
+        ports = [p.get("name") for p in c.get("ports", [])]
+        if d["kind"] != "Deployment" or not ports:
+            continue  # a job, or a sidecar that serves nothing
+        if "http" in ports:  # a w-meter service
             for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):
                 got = c.get(probe, {}).get("httpGet", {}).get("path")
                 if got != path:
                     problems.append(f"{where}: {probe} must GET {path} (has {got})")
+        else:  # another server (Mosquitto)
+            for probe in ("livenessProbe", "readinessProbe"):
+                if not c.get(probe):
+                    problems.append(f"{where}: {probe} is missing")
 for kind in ("Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "Job", "ConfigMap"):
     if kind not in kinds:
         problems.append(f"no {kind} rendered")
@@ -175,7 +182,7 @@ copy_tree() {
   dir=$(mktemp -d /tmp/wmeter-deploy.XXXXXX)
   mkdir -p "$dir/deploy"
   cp "$repo/docker-compose.yml" "$dir/"
-  cp -r "$repo/deploy/compose" "$repo/deploy/k8s" "$dir/deploy/"
+  cp -r "$repo/deploy/mosquitto" "$repo/deploy/k8s" "$dir/deploy/"
   echo "$dir"
 }
 
@@ -222,6 +229,7 @@ selftest() {
     "k8s: a kustomization listing a missing file|$k8s/kustomization.yaml|  - pdb.yaml|  - pdbs.yaml"
     "k8s policy: a readiness probe on /healthz instead of /readyz|$k8s/device-registry.yaml|              path: /readyz|              path: /healthz"
     "k8s policy: a writable root filesystem|$k8s/telemetry-ingest.yaml|            readOnlyRootFilesystem: true|            readOnlyRootFilesystem: false"
+    "k8s policy: the Mosquitto component with a writable root filesystem|deploy/mosquitto/mosquitto.yaml|            readOnlyRootFilesystem: true|            readOnlyRootFilesystem: false"
     "k8s overlay: an unknown field in a patch|deploy/k8s/overlays/example/kustomization.yaml|        path: /spec/maxReplicas|        path: /spec/maxReplicaz"
   )
   local ok=0 bad=0 spec label file old new dir log

@@ -14,8 +14,9 @@ use std::{
 
 use chrono::{DateTime, Datelike, NaiveTime, TimeDelta, Utc};
 use rcgen::{
-    BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
-    KeyUsagePurpose, SerialNumber, date_time_ymd,
+    BasicConstraints, CertificateParams, CertificateRevocationListParams, DistinguishedName, DnType,
+    ExtendedKeyUsagePurpose, IsCa, Issuer, KeyIdMethod, KeyPair, KeyUsagePurpose, RevokedCertParams, SerialNumber,
+    date_time_ymd,
 };
 
 /// How long a gateway's certificate is valid: two years, then it is
@@ -23,6 +24,9 @@ use rcgen::{
 pub const CERTIFICATE_DAYS: i64 = 730;
 /// How long a CA made by the embedded mode is valid.
 const CA_DAYS: i64 = 3650;
+/// How long a CRL is valid; it is signed again well before
+/// (`wmeter mosquitto`) and whenever a certificate is revoked.
+pub const CRL_DAYS: i64 = 365;
 const CA_NAME: &str = "w-meter device CA";
 
 /// The start of `at`'s day (UTC), as certificates count validity.
@@ -92,16 +96,65 @@ impl DeviceCa {
     /// gateway's certificates apart, as Mosquitto's ACL must
     /// ([`subject`]).
     pub fn issue(&self, serial: &str, credential: &str, now: DateTime<Utc>) -> Result<IssuedCertificate, CaError> {
-        let loaded = self.loaded()?;
-        let key = KeyPair::generate()?;
         let mut params = CertificateParams::default();
         params.distinguished_name = DistinguishedName::new();
         params.distinguished_name.push(DnType::CommonName, serial);
         params.distinguished_name.push(DnType::OrganizationalUnitName, credential);
+        params.serial_number = Some(SerialNumber::from_slice(&certificate_serial(credential)));
+        self.sign(params, ExtendedKeyUsagePurpose::ClientAuth, now)
+    }
+
+    /// The certificate revocation list (PEM) of the `revoked` gateway
+    /// certificates, each by its credential id with when it was revoked
+    /// (to the day), valid from the start of today (UTC) for [`CRL_DAYS`].
+    pub fn crl(&self, revoked: &[(String, DateTime<Utc>)], now: DateTime<Utc>) -> Result<String, CaError> {
+        let loaded = self.loaded()?;
+        let params = CertificateRevocationListParams {
+            this_update: day!(now),
+            next_update: day!(now + TimeDelta::days(CRL_DAYS)),
+            // Seconds: each CRL's number is above the last one's.
+            crl_number: SerialNumber::from(u64::try_from(now.timestamp()).unwrap_or_default()),
+            issuing_distribution_point: None,
+            revoked_certs: revoked
+                .iter()
+                .map(|(credential, at)| RevokedCertParams {
+                    serial_number: SerialNumber::from_slice(&certificate_serial(credential)),
+                    revocation_time: day!(*at),
+                    reason_code: None,
+                    invalidity_date: None,
+                })
+                .collect(),
+            key_identifier_method: KeyIdMethod::Sha256,
+        };
+        Ok(params.signed_by(&loaded.issuer)?.pem()?)
+    }
+
+    /// A new key pair and certificate for an MQTT broker that gateways
+    /// reach as any of `hosts` (DNS names or IP addresses), valid like a
+    /// gateway's: gateways that trust the device CA trust the broker.
+    pub fn issue_server(&self, hosts: &[String], now: DateTime<Utc>) -> Result<IssuedCertificate, CaError> {
+        let mut params = CertificateParams::new(hosts.to_vec())?;
+        params.distinguished_name = DistinguishedName::new();
+        params.distinguished_name.push(DnType::CommonName, hosts.first().map_or("mqtt", String::as_str));
+        self.sign(params, ExtendedKeyUsagePurpose::ServerAuth, now)
+    }
+
+    /// Signs `params` for `purpose` with a new key, valid from the start of
+    /// yesterday (UTC) for [`CERTIFICATE_DAYS`].
+    fn sign(
+        &self,
+        mut params: CertificateParams,
+        purpose: ExtendedKeyUsagePurpose,
+        now: DateTime<Utc>,
+    ) -> Result<IssuedCertificate, CaError> {
+        let loaded = self.loaded()?;
+        let key = KeyPair::generate()?;
         params.is_ca = IsCa::ExplicitNoCa;
         params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
-        params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ClientAuth];
-        params.serial_number = Some(SerialNumber::from_slice(&rand::random::<[u8; 16]>()));
+        params.extended_key_usages = vec![purpose];
+        if params.serial_number.is_none() {
+            params.serial_number = Some(SerialNumber::from_slice(&rand::random::<[u8; 16]>()));
+        }
         let start = now - TimeDelta::days(1);
         let end = now + TimeDelta::days(CERTIFICATE_DAYS);
         params.not_before = day!(start);
@@ -164,6 +217,20 @@ impl DeviceCa {
         let path = if key == "devices.ca_key_file" { &self.key_file } else { &self.cert_file };
         CaError::File { key, path: path.clone(), reason: format!("not a usable PEM CA: {e}") }
     }
+}
+
+/// The serial number of the certificate issued as the credential
+/// `credential`: a 1 (so that it reads as positive), then the id's 12 bytes.
+/// A revocation list then names a revoked certificate by its credential
+/// alone.
+pub fn certificate_serial(credential: &str) -> Vec<u8> {
+    let bytes = (0..credential.len())
+        .step_by(2)
+        .map(|i| credential.get(i..i + 2).and_then(|pair| u8::from_str_radix(pair, 16).ok()))
+        .collect::<Option<Vec<u8>>>();
+    // Ids are hex; anything else keeps its own bytes.
+    let bytes = bytes.unwrap_or_else(|| credential.as_bytes().to_vec());
+    [&[1][..], &bytes].concat()
 }
 
 /// A certificate's subject as Mosquitto's `use_subject_as_username` gives

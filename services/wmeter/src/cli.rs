@@ -52,6 +52,10 @@ pub enum Subcommand {
     /// credentials (the distributed mode's device plane), once or every
     /// `--watch` seconds, and make Mosquitto reload them when they change.
     Mosquitto(MosquittoArgs),
+    /// Make the MQTT broker's TLS certificate, signed by the device CA
+    /// (`devices.ca_cert_file`; made if there is none), for Mosquitto's TLS
+    /// listeners. One that still serves is kept.
+    BrokerCertificate(BrokerCertificateArgs),
     /// Manage the users who may sign in.
     User {
         #[command(subcommand)]
@@ -76,6 +80,17 @@ pub struct MosquittoArgs {
     /// Mosquitto's `pid_file`: it gets SIGHUP when a file changed.
     #[arg(long, value_name = "FILE")]
     pub pid_file: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BrokerCertificateArgs {
+    /// Where to write server.crt, server.key and device-ca.crt.
+    #[arg(long, value_name = "DIR")]
+    pub dir: PathBuf,
+    /// A DNS name or IP address gateways reach the broker by; repeat for
+    /// each.
+    #[arg(long = "host", value_name = "HOST", required = true)]
+    pub hosts: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -2,9 +2,11 @@
 //! the binary runs (on port 0, against their own database).
 
 pub mod app;
+pub mod broker_certificate;
 pub mod cli;
 pub mod config;
 mod demo;
+mod files;
 mod jwt_key;
 pub mod mosquitto;
 mod output;

@@ -75,6 +75,15 @@ pub async fn active_certificates(db: &Db, now_micros: i64) -> Result<Vec<(String
     Ok(with_pool!(db, pool => sqlx::query_as(sql).bind(now_micros).fetch_all(pool).await)?)
 }
 
+/// Every revoked certificate that has not expired at `now_micros`, as
+/// `(credential id, revoked at µs)`, by id: what a revocation list names.
+pub async fn revoked_certificates(db: &Db, now_micros: i64) -> Result<Vec<(String, i64)>, StorageError> {
+    let sql = "SELECT id, revoked_at FROM gateway_credentials \
+               WHERE kind = 'certificate' AND revoked_at IS NOT NULL AND (expires_at IS NULL OR expires_at > $1) \
+               ORDER BY id";
+    Ok(with_pool!(db, pool => sqlx::query_as(sql).bind(now_micros).fetch_all(pool).await)?)
+}
+
 /// Applies a credential event, or a gateway's deletion (which takes its
 /// credentials with it). Other events are ignored.
 pub async fn persist(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {

@@ -1,5 +1,6 @@
 //! One function per subcommand of the command line.
 
+mod broker_certificate;
 mod config_print;
 mod migrate;
 mod mosquitto;
@@ -27,6 +28,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Subcommand::Seed(args) => seed::run(load(file, Mode::Embedded)?, args).await,
         Subcommand::Simulate(args) => simulate::run(load(file, Mode::Embedded)?, args).await,
         Subcommand::Mosquitto(args) => mosquitto::run(load(file, Mode::Embedded)?, args).await,
+        Subcommand::BrokerCertificate(args) => broker_certificate::run(&load(file, Mode::Embedded)?, &args),
         Subcommand::User { subcommand } => user::run(load(file, Mode::Embedded)?, subcommand).await,
         Subcommand::Config { subcommand: ConfigSubcommand::Print { mode } } => {
             let mode = match mode {

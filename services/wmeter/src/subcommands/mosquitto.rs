@@ -8,12 +8,27 @@ use anyhow::Context;
 use chrono::Utc;
 use wm_storage::Db;
 
-use crate::{cli::MosquittoArgs, config::Settings, mosquitto, output::say};
+use wm_device_registry::device_ca::{CaError, DeviceCa};
+
+use crate::{
+    cli::MosquittoArgs,
+    config::Settings,
+    mosquitto::{self, CERTIFICATE_CRL},
+    output::say,
+};
 
 pub async fn run(settings: Settings, args: MosquittoArgs) -> anyhow::Result<()> {
     if settings.mqtt.password.as_deref().is_none_or(str::is_empty) {
         anyhow::bail!("mqtt.password: required: w-meter's own login in Mosquitto's files (WMETER_MQTT__PASSWORD)");
     }
+    // A sidecar: what goes wrong during a watch is logged (stderr).
+    let _telemetry = wm_http::telemetry::init(&settings.log, "wmeter-mosquitto")?;
+    // It holds the device CA's key beside a broker open to the field: a
+    // process of the same user (Mosquitto's, in one pod) may not read this
+    // one's memory or files through /proc.
+    rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
+        .context("cannot protect the process")?;
+    let ca = device_ca(&settings)?;
     let db = Db::connect(&settings.database).await.context("database")?;
     let stop = tokio_util::sync::CancellationToken::new();
     let on_signal = stop.clone();
@@ -24,7 +39,7 @@ pub async fn run(settings: Settings, args: MosquittoArgs) -> anyhow::Result<()> 
     // A reload owed to Mosquitto: asked again at each pass until it works.
     let (mut first, mut pending, mut failed) = (true, false, None);
     loop {
-        match write(&db, &settings, &args).await {
+        match write(&db, &settings, ca.as_ref(), &args).await {
             Ok(changed) => pending |= changed,
             // The first pass says what is wrong; a watch keeps going.
             Err(e) if first => {
@@ -56,11 +71,28 @@ pub async fn run(settings: Settings, args: MosquittoArgs) -> anyhow::Result<()> 
     }
 }
 
+/// The device CA, which signs the revocation list; none (and no list) when
+/// there is none.
+fn device_ca(settings: &Settings) -> anyhow::Result<Option<DeviceCa>> {
+    let devices = &settings.devices;
+    let ca = DeviceCa::new(devices.ca_cert_file.clone(), devices.ca_key_file.clone(), false);
+    match ca.certificate_pem() {
+        Ok(_) => Ok(Some(ca)),
+        Err(CaError::Missing) => {
+            tracing::warn!(
+                ca = %devices.ca_cert_file.display(),
+                "no device CA: {CERTIFICATE_CRL} is not written, and Mosquitto's certificate listener needs it \
+                 (make the CA with `wmeter broker-certificate`)"
+            );
+            Ok(None)
+        }
+        Err(e) => Err(e).context("the device CA, which signs the revocation list"),
+    }
+}
+
 /// One pass: render, and write what changed; whether anything did.
-async fn write(db: &Db, settings: &Settings, args: &MosquittoArgs) -> anyhow::Result<bool> {
-    let files = mosquitto::render(db, &settings.mqtt, &args.dir, Utc::now())
-        .await
-        .context("reading the gateways' credentials (is the registry's database migrated?)")?;
+async fn write(db: &Db, settings: &Settings, ca: Option<&DeviceCa>, args: &MosquittoArgs) -> anyhow::Result<bool> {
+    let files = mosquitto::render(db, &settings.mqtt, &args.dir, ca, Utc::now()).await?;
     let changed = mosquitto::write(&args.dir, &files).with_context(|| format!("--dir {}", args.dir.display()))?;
     if changed {
         let gateways = files.0.get(mosquitto::GATEWAY_PASSWORDS).map_or(0, |f| f.lines().count());

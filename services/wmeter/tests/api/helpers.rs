@@ -177,6 +177,13 @@ impl Users for DbUsers {
 }
 
 impl TestApp {
+    /// The app's device CA, as `wmeter broker-certificate` finds it (made
+    /// by whichever asks first).
+    pub fn device_ca(&self) -> wm_device_registry::device_ca::DeviceCa {
+        let dir = self._static_dir.path();
+        wm_device_registry::device_ca::DeviceCa::new(dir.join("device-ca.crt"), dir.join("device-ca.key"), true)
+    }
+
     /// The application's event log.
     pub fn event_log(&self) -> Arc<dyn EventLog> {
         self.log.clone().expect("this app has an event log")

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
+mod broker_certificate;
 mod config;
 mod crash;
 mod demo;

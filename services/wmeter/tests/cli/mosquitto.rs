@@ -82,3 +82,45 @@ fn a_bad_pid_file_database_or_password_says_what_is_wrong() {
     assert!(stderr.contains("Mosquitto did not reload its files"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn the_revocation_list_is_signed_with_the_device_ca_and_kept_while_it_says_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!("sqlite://{}/wm.db", dir.path().display());
+    assert_eq!(run(wmeter().arg("migrate").env("WMETER_DATABASE__URL", &db)).0, 0);
+    let auth = dir.path().join("auth");
+    let ca = [
+        ("WMETER_DEVICES__CA_CERT_FILE", dir.path().join("ca.crt")),
+        ("WMETER_DEVICES__CA_KEY_FILE", dir.path().join("ca.key")),
+    ];
+    let write = || {
+        let output = wmeter()
+            .args(["mosquitto", "--dir", auth.to_str().unwrap()])
+            .env("WMETER_DATABASE__URL", &db)
+            .env("WMETER_MQTT__PASSWORD", "service-password")
+            .envs(ca.clone())
+            .output()
+            .unwrap();
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        (text(&output.stdout), text(&output.stderr))
+    };
+    // No CA yet: no list, and a warning that says why.
+    let (_, stderr) = write();
+    assert!(stderr.contains("no device CA: certificates.crl is not written"), "{stderr}");
+    assert!(!auth.join("certificates.crl").exists());
+    // `wmeter broker-certificate` makes the CA: the next pass signs the list.
+    let tls = dir.path().join("tls");
+    let made = wmeter()
+        .args(["broker-certificate", "--dir", tls.to_str().unwrap(), "--host", "localhost"])
+        .envs(ca.clone())
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let (said, _) = write();
+    assert!(said.contains("wrote Mosquitto's files"), "{said}");
+    let list = std::fs::read_to_string(auth.join("certificates.crl")).unwrap();
+    assert!(list.starts_with("-----BEGIN X509 CRL-----"), "{list}");
+    assert_eq!(write().0, "", "the same list: nothing written");
+    assert_eq!(std::fs::read_to_string(auth.join("certificates.crl")).unwrap(), list);
+}

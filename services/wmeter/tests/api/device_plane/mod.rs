@@ -24,11 +24,13 @@ use crate::{
     suite::gateway_credentials::{issue_secret, register},
 };
 
-/// Mosquitto's command-line clients, pointed at one broker.
+/// Mosquitto's command-line clients, pointed at one broker: over TLS when
+/// they trust a `ca`.
 struct Clients {
     publish: PathBuf,
     subscribe: PathBuf,
     port: u16,
+    ca: Option<PathBuf>,
 }
 
 /// `(client id, username, password)`.
@@ -37,14 +39,16 @@ type Login<'a> = (&'a str, &'a str, &'a str);
 impl Clients {
     fn of(app: &TestApp) -> Option<Clients> {
         let (publish, subscribe) = (client_tool("mosquitto_pub")?, client_tool("mosquitto_sub")?);
-        Some(Clients { publish, subscribe, port: app.broker.as_ref().expect("the embedded broker").0.port() })
+        let port = app.broker.as_ref().expect("the embedded broker").0.port();
+        Some(Clients { publish, subscribe, port, ca: None })
     }
 
     fn args(&self, (client_id, username, password): Login<'_>) -> Vec<String> {
         let port = self.port.to_string();
-        ["-h", "127.0.0.1", "-p", &port, "-i", client_id, "-u", username, "-P", password, "-q", "1"]
-            .map(str::to_owned)
-            .to_vec()
+        let mut args = vec!["-h", "127.0.0.1", "-p", &port, "-i", client_id, "-u", username, "-P", password, "-q", "1"];
+        let ca = self.ca.as_ref().map(|ca| ca.display().to_string());
+        args.extend(ca.as_deref().map(|ca| ["--cafile", ca]).into_iter().flatten());
+        args.into_iter().map(str::to_owned).collect()
     }
 
     /// One QoS 1 publish; the client's output. (Run without blocking: the
@@ -130,6 +134,30 @@ async fn signs_in(clients: &Clients, login: Login<'_>, topic: &str) {
     .await;
 }
 
+/// The arguments that sign a client in on `port` over TLS, trusting
+/// `files[0]` and presenting the certificate and key `files[1..]`.
+fn tls_args(port: u16, files: [&std::path::Path; 3]) -> Vec<String> {
+    let [ca, certificate, key] = files.map(|f| f.display().to_string());
+    let port = port.to_string();
+    ["-h", "127.0.0.1", "-p", &port, "--cafile", &ca, "--cert", &certificate, "--key", &key].map(str::to_owned).to_vec()
+}
+
+/// `mosquitto_sub` over TLS with a client certificate and key (files),
+/// listening to `filter` for `seconds`, once its subscription settled.
+async fn listen_tls(
+    clients: &Clients,
+    port: u16,
+    files: [&std::path::Path; 3],
+    filter: &str,
+    seconds: u32,
+) -> Listening {
+    let mut command = Command::new(&clients.subscribe);
+    command.args(tls_args(port, files)).args(["-q", "1", "-t", filter, "-v", "-W", &seconds.to_string()]);
+    let child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true).spawn().unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    Listening { child }
+}
+
 /// `mosquitto_pub` over TLS with a client certificate and key (files).
 async fn publish_tls(
     clients: &Clients,
@@ -138,9 +166,8 @@ async fn publish_tls(
     client_id: &str,
     topic: &str,
 ) -> Output {
-    let [ca, certificate, key] = files.map(|f| f.to_str().unwrap().to_owned());
     let mut command = Command::new(&clients.publish);
-    command.args(["-h", "127.0.0.1", "-p", &port.to_string(), "--cafile", &ca, "--cert", &certificate, "--key", &key]);
+    command.args(tls_args(port, files));
     command.args(["-i", client_id, "-q", "1", "-t", topic, "-m", &heartbeat(7)]);
     run(command).await
 }

@@ -1,18 +1,79 @@
-//! Debian's Mosquitto with the configuration w-meter ships and the files
-//! `wmeter mosquitto` writes: secrets on the gateway listener, and client
-//! certificates on the documented TLS listener.
+//! Debian's Mosquitto with the configuration w-meter ships
+//! (deploy/mosquitto/mosquitto.conf), the files `wmeter mosquitto` writes
+//! and the certificate `wmeter broker-certificate` makes: secrets on the
+//! gateway listener, plain and over TLS, and client certificates on the
+//! certificate listener.
 
 use super::*;
 
-/// The shipped Mosquitto configuration, on two free ports of 127.0.0.1,
-/// with its files in `auth`, without persistence.
-fn shipped_config([gateways, service]: [u16; 2], auth: &std::path::Path) -> String {
-    let shipped = include_str!("../../../../../deploy/compose/mosquitto/mosquitto.conf");
+/// The shipped configuration's listeners, on free ports of 127.0.0.1.
+struct Listeners {
+    gateways: u16,
+    service: u16,
+    certificates: u16,
+    secrets_tls: u16,
+}
+
+/// Debian's Mosquitto running the shipped configuration, with its files.
+struct Shipped {
+    broker: wm_test_support::mqtt::Mosquitto,
+    ports: Listeners,
+    /// `wmeter mosquitto`'s files, and the settings they were written with.
+    auth: tempfile::TempDir,
+    mqtt: wm_telemetry_ingest::MqttSettings,
+    /// `wmeter broker-certificate`'s files.
+    tls: tempfile::TempDir,
+}
+
+impl Shipped {
+    /// Starts it for `app`'s registry as it is now; `None` without Mosquitto.
+    async fn start(app: &TestApp) -> Option<Shipped> {
+        let (auth, mqtt) = auth_files(app).await;
+        let tls = tempfile::tempdir().unwrap();
+        let hosts = ["localhost".to_owned(), "127.0.0.1".to_owned()];
+        wmeter::broker_certificate::ensure(&app.device_ca(), tls.path(), &hosts, chrono::Utc::now()).unwrap();
+        // Mosquitto may drop root before it reads them.
+        for file in [tls.path().to_owned(), tls.path().join("server.key")] {
+            wm_test_support::mqtt::readable(&file);
+        }
+        let free = || std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let (certificates, secrets_tls) = (free(), free());
+        let (broker, [gateways, service]) = wm_test_support::mqtt::Mosquitto::with_config(|ports, _| {
+            shipped_config(ports, [certificates, secrets_tls], auth.path(), tls.path())
+        })?;
+        let ports = Listeners { gateways, service, certificates, secrets_tls };
+        Some(Shipped { broker, ports, auth, mqtt, tls })
+    }
+
+    /// Writes `wmeter mosquitto`'s files again and makes Mosquitto read them.
+    async fn reload(&self, app: &TestApp) {
+        write_files(app, &self.mqtt, self.auth.path()).await;
+        self.broker.reload();
+    }
+
+    /// The device CA's certificate, as `wmeter broker-certificate` wrote it.
+    fn ca(&self) -> PathBuf {
+        self.tls.path().join(wmeter::broker_certificate::CA)
+    }
+}
+
+/// The shipped Mosquitto configuration, on ports of 127.0.0.1, with its
+/// files in `auth` and `tls`, without persistence.
+fn shipped_config(
+    [gateways, service]: [u16; 2],
+    [certificates, secrets_tls]: [u16; 2],
+    auth: &std::path::Path,
+    tls: &std::path::Path,
+) -> String {
+    let shipped = include_str!("../../../../../deploy/mosquitto/mosquitto.conf");
     let mut config = shipped.to_owned();
     for (from, to) in [
         ("listener 1883 0.0.0.0", format!("listener {gateways} 127.0.0.1")),
         ("listener 1884 0.0.0.0", format!("listener {service} 127.0.0.1")),
+        ("listener 8883 0.0.0.0", format!("listener {certificates} 127.0.0.1")),
+        ("listener 8884 0.0.0.0", format!("listener {secrets_tls} 127.0.0.1")),
         ("/mosquitto/auth/", format!("{}/", auth.display())),
+        ("/mosquitto/tls/", format!("{}/", tls.display())),
         ("pid_file /mosquitto/run/mosquitto.pid\n", String::new()),
         ("persistence true\n", "persistence false\n".to_owned()),
         ("persistence_location /mosquitto/data/\n", String::new()),
@@ -43,7 +104,8 @@ const SERVICE_PASSWORD: &str = "service-password";
 
 /// `wmeter mosquitto`'s one pass: the files for the registry as it is now.
 async fn write_files(app: &TestApp, mqtt: &wm_telemetry_ingest::MqttSettings, auth: &std::path::Path) {
-    let files = wmeter::mosquitto::render(app.db(), mqtt, auth, chrono::Utc::now()).await.unwrap();
+    let ca = app.device_ca();
+    let files = wmeter::mosquitto::render(app.db(), mqtt, auth, Some(&ca), chrono::Utc::now()).await.unwrap();
     wmeter::mosquitto::write(auth, &files).unwrap();
 }
 
@@ -53,14 +115,9 @@ async fn mosquitto_enforces_the_files_wmeter_writes() {
     let Some(mut clients) = Clients::of(&app) else { return };
     let ((a, serial_a), (b, serial_b)) = (register(&app, 1).await, register(&app, 2).await);
     let ((_, secret_a), (_, secret_b)) = (issue_secret(&app, &a).await, issue_secret(&app, &b).await);
-    let (auth, mqtt) = auth_files(&app).await;
-    let Some((broker, [gateway_port, service_port])) =
-        wm_test_support::mqtt::Mosquitto::with_config(|ports, _| shipped_config(ports, auth.path()))
-    else {
-        return;
-    };
-    let service = Clients { port: service_port, ..Clients::of(&app).unwrap() };
-    clients.port = gateway_port;
+    let Some(shipped) = Shipped::start(&app).await else { return };
+    let service = Clients { port: shipped.ports.service, ..Clients::of(&app).unwrap() };
+    clients.port = shipped.ports.gateways;
     let ingest = ("ingest-1", "wmeter", SERVICE_PASSWORD);
     let (login_a, login_b) = ((&*serial_a, &*serial_a, &*secret_a), (&*serial_b, &*serial_b, &*secret_b));
 
@@ -70,9 +127,17 @@ async fn mosquitto_enforces_the_files_wmeter_writes() {
     assert!(own.status.success(), "{}", said(&own));
     let forged = clients.publish(login_a, &format!("wmeter/v1/gw/{serial_b}/heartbeat"), "forged").await;
     assert!(forged.status.success(), "acknowledged and dropped: {}", said(&forged));
+    // The same login over TLS, trusting the device CA that signed the broker.
+    let over_tls = Clients { port: shipped.ports.secrets_tls, ca: Some(shipped.ca()), ..Clients::of(&app).unwrap() };
+    let encrypted = over_tls.publish(login_a, &format!("wmeter/v1/gw/{serial_a}/heartbeat"), "encrypted").await;
+    assert!(encrypted.status.success(), "{}", said(&encrypted));
     let heard = uplinks.stop().await;
     assert!(heard.contains(&format!("wmeter/v1/gw/{serial_a}/heartbeat own")), "{heard}");
+    assert!(heard.contains(&format!("wmeter/v1/gw/{serial_a}/heartbeat encrypted")), "{heard}");
     assert!(!heard.contains("forged"), "{heard}");
+    let plain = Clients { port: shipped.ports.secrets_tls, ..Clients::of(&app).unwrap() };
+    let refused = plain.publish(login_a, &format!("wmeter/v1/gw/{serial_a}/heartbeat"), "plain").await;
+    assert!(!refused.status.success(), "8884 speaks TLS only: {}", said(&refused));
 
     // B keeps its session when a connection of A claims its client id (the
     // listener names A's connection after A); A listening to everything
@@ -100,27 +165,12 @@ async fn mosquitto_enforces_the_files_wmeter_writes() {
     let revoke =
         format!("/api/devices/gateways/{a}/credentials/{}/revoke", list["credentials"][0]["id"].as_str().unwrap());
     assert_eq!(app.send_as(Role::Operator, Method::POST, &revoke, None).await.status(), 204);
-    write_files(&app, &mqtt, auth.path()).await;
-    broker.reload();
+    shipped.reload(&app).await;
     let ended = tokio::time::timeout(Duration::from_secs(5), open.child.wait_with_output()).await;
     assert!(ended.is_ok(), "the revoked gateway's connection is dropped");
     let refused = clients.publish(login_a, &format!("wmeter/v1/gw/{serial_a}/heartbeat"), "again").await;
     assert!(!refused.status.success(), "{}", said(&refused));
     assert!(clients.publish(login_b, &format!("wmeter/v1/gw/{serial_b}/heartbeat"), "b").await.status.success());
-}
-
-/// The TLS listener docs/device-plane.md gives Mosquitto for client
-/// certificates, on `port`, trusting `ca` (the device CA) and serving
-/// `pki`'s certificate.
-fn certificate_listener(port: u16, ca: &std::path::Path, pki: &TestPki, auth: &std::path::Path) -> String {
-    format!(
-        "\nlistener {port} 127.0.0.1\ncafile {}\ncertfile {}\nkeyfile {}\nrequire_certificate true\n\
-         use_subject_as_username true\nuse_username_as_clientid true\nacl_file {}/certificates.acl\n",
-        ca.display(),
-        pki.cert_file.display(),
-        pki.key_file.display(),
-        auth.display()
-    )
 }
 
 /// Issues the gateway `id` a certificate; its files (CA, certificate, key)
@@ -146,23 +196,17 @@ async fn mosquitto_admits_the_certificates_wmeter_signed_until_revoked() {
     let files = tempfile::tempdir().unwrap();
     wm_test_support::mqtt::readable(files.path());
     let [device_ca, first_cert, first_key] = certificate(&app, &id, files.path(), "first").await;
-    let (auth, mqtt) = auth_files(&app).await;
-    let pki = TestPki::new();
-    let tls_port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    for file in [&device_ca, &pki.ca_file, &pki.cert_file, &pki.key_file] {
-        wm_test_support::mqtt::readable(file);
-    }
-    let Some((broker, [_, service_port])) = wm_test_support::mqtt::Mosquitto::with_config(|ports, _| {
-        shipped_config(ports, auth.path()) + &certificate_listener(tls_port, &device_ca, &pki, auth.path())
-    }) else {
-        return;
-    };
-    let service = Clients { port: service_port, ..Clients::of(&app).unwrap() };
+    let Some(shipped) = Shipped::start(&app).await else { return };
+    assert_eq!(std::fs::read_to_string(shipped.ca()).unwrap(), std::fs::read_to_string(&device_ca).unwrap());
+    let service = Clients { port: shipped.ports.service, ..Clients::of(&app).unwrap() };
     let ingest = ("ingest-1", "wmeter", SERVICE_PASSWORD);
     let own = format!("wmeter/v1/gw/{serial}/heartbeat");
+    // The gateway trusts the broker through the device CA it got with its
+    // certificate.
     let heard_with = async |[certificate, key]: [&std::path::Path; 2], topic: String| {
         let uplinks = service.listen(ingest, "wmeter/v1/gw/+/heartbeat").await;
-        let sent = publish_tls(&clients, tls_port, [&pki.ca_file, certificate, key], "ignored", &topic).await;
+        let port = shipped.ports.certificates;
+        let sent = publish_tls(&clients, port, [&device_ca, certificate, key], "ignored", &topic).await;
         (sent.status.success(), uplinks.stop().await)
     };
     let (sent, heard) = heard_with([&first_cert, &first_key], own.clone()).await;
@@ -170,20 +214,27 @@ async fn mosquitto_admits_the_certificates_wmeter_signed_until_revoked() {
     let (_, heard) = heard_with([&first_cert, &first_key], "wmeter/v1/gw/GW99999999/heartbeat".to_owned()).await;
     assert!(!heard.contains("GW99999999"), "nor as another gateway: {heard}");
 
-    // A rotation revokes the first certificate: written again and reloaded,
-    // it may still connect but is heard no more; the new one is.
+    // A rotation revokes the first certificate. Written again and reloaded:
+    // it fails the handshake (the revocation list), the connection it had
+    // open hears nothing more (the ACL), and the new one is heard.
+    let commands = format!("wmeter/v1/gw/{serial}/cmd");
+    let port = shipped.ports.certificates;
+    let open = listen_tls(&clients, port, [&device_ca, &first_cert, &first_key], &commands, 8).await;
     let [_, second_cert, second_key] = certificate(&app, &id, files.path(), "second").await;
-    write_files(&app, &mqtt, auth.path()).await;
-    broker.reload();
+    shipped.reload(&app).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let (_, heard) = heard_with([&first_cert, &first_key], own.clone()).await;
-    assert!(!heard.contains(&own), "the revoked certificate is heard no more: {heard}");
+    let sent = service.publish(ingest, &commands, "after-revocation").await;
+    assert!(sent.status.success(), "{}", said(&sent));
+    let (sent, heard) = heard_with([&first_cert, &first_key], own.clone()).await;
+    assert!(!sent && !heard.contains(&own), "the revoked certificate is refused: {heard}");
     let (sent, heard) = heard_with([&second_cert, &second_key], own.clone()).await;
     assert!(sent && heard.contains(&own), "the new one is: {heard}");
+    let heard = open.stop().await;
+    assert!(!heard.contains("after-revocation"), "the open connection hears nothing more: {heard}");
 
     // A certificate another CA signed fails the handshake.
     let stranger = TestPki::new();
-    let refused =
-        publish_tls(&clients, tls_port, [&pki.ca_file, &stranger.cert_file, &stranger.key_file], "x", &own).await;
+    let files: [&std::path::Path; 3] = [&device_ca, &stranger.cert_file, &stranger.key_file];
+    let refused = publish_tls(&clients, shipped.ports.certificates, files, "x", &own).await;
     assert!(!refused.status.success(), "{}", said(&refused));
 }

@@ -4,20 +4,23 @@
 //! listener, each active client certificate (by its subject) on the TLS
 //! listener, and either publishes its own uplinks and reads its own
 //! commands; w-meter signs in on the service listener and reads and writes
-//! every gateway's topics. `deploy/mosquitto/mosquitto.conf` points Mosquitto at them;
-//! `wmeter mosquitto --watch` keeps them in sync and makes it reload.
+//! every gateway's topics; the device CA's revocation list refuses a revoked
+//! certificate at the handshake. `deploy/mosquitto/mosquitto.conf` points
+//! Mosquitto at them; `wmeter mosquitto --watch` keeps them in sync and makes
+//! it reload.
 
-use std::{
-    collections::BTreeMap,
-    fs,
-    io::{self, Write},
-    path::Path,
-};
+mod crl;
 
+use std::{collections::BTreeMap, fs, io, path::Path};
+
+use anyhow::Context;
 use chrono::{DateTime, Utc};
-use wm_device_registry::{device_ca::subject, storage::credentials};
+use wm_device_registry::{
+    device_ca::{DeviceCa, subject},
+    storage::credentials,
+};
 use wm_mqtt::password;
-use wm_storage::{Db, StorageError};
+use wm_storage::Db;
 use wm_telemetry_ingest::MqttSettings;
 use wm_uplink::topic::{self, Kind};
 
@@ -30,15 +33,27 @@ pub const GATEWAY_ACL: &str = "gateways.acl";
 pub const SERVICE_PASSWORDS: &str = "service.passwords";
 pub const SERVICE_ACL: &str = "service.acl";
 pub const CERTIFICATE_ACL: &str = "certificates.acl";
+pub const CERTIFICATE_CRL: &str = "certificates.crl";
+
+const READING: &str = "reading the gateways' credentials (is the registry's database migrated?)";
 
 const HEADER: &str = "# Written by `wmeter mosquitto`: do not edit (docs/device-plane.md).\n";
 
-/// The files for the registry's credentials at `now`. A configured
-/// password keeps the hash `dir` already holds for it while that hash
-/// still matches, so an unchanged configuration writes unchanged files.
-pub async fn render(db: &Db, mqtt: &MqttSettings, dir: &Path, now: DateTime<Utc>) -> Result<AuthFiles, StorageError> {
-    let secrets = credentials::active_secrets(db, now.timestamp_micros()).await?;
-    let certificates = credentials::active_certificates(db, now.timestamp_micros()).await?;
+/// The files for the registry's credentials at `now`; the revocation list
+/// only with the device CA `ca`. A configured password keeps the hash `dir`
+/// already holds for it while that hash still matches, and the list is kept
+/// while it says the same, so an unchanged registry writes unchanged files.
+/// The files are written in name order: `service.passwords` last, which is
+/// what Mosquitto's start waits for.
+pub async fn render(
+    db: &Db,
+    mqtt: &MqttSettings,
+    dir: &Path,
+    ca: Option<&DeviceCa>,
+    now: DateTime<Utc>,
+) -> anyhow::Result<AuthFiles> {
+    let secrets = credentials::active_secrets(db, now.timestamp_micros()).await.context(READING)?;
+    let certificates = credentials::active_certificates(db, now.timestamp_micros()).await.context(READING)?;
     let mut gateways: BTreeMap<String, String> = secrets.into_iter().collect();
     let mut gateway_acl = String::from(HEADER);
     for kind in Kind::ALL {
@@ -66,13 +81,20 @@ pub async fn render(db: &Db, mqtt: &MqttSettings, dir: &Path, now: DateTime<Utc>
     }
     let service = &mqtt.username;
     let service_hash = kept_hash(&dir.join(SERVICE_PASSWORDS), service, mqtt.password.as_deref().unwrap_or_default());
-    let files = BTreeMap::from([
+    let mut files = BTreeMap::from([
         (GATEWAY_PASSWORDS, password_file(&gateways)),
         (GATEWAY_ACL, gateway_acl),
         (CERTIFICATE_ACL, certificate_acl),
         (SERVICE_PASSWORDS, password_file(&BTreeMap::from([(service.clone(), service_hash)]))),
         (SERVICE_ACL, format!("{HEADER}user {service}\ntopic readwrite {}#\n", topic::PREFIX)),
     ]);
+    if let Some(ca) = ca {
+        let revoked = credentials::revoked_certificates(db, now.timestamp_micros()).await.context(READING)?;
+        let revoked: Vec<(String, DateTime<Utc>)> =
+            revoked.into_iter().map(|(id, at)| (id, DateTime::from_timestamp_micros(at).unwrap_or(now))).collect();
+        let list = crl::kept(&dir.join(CERTIFICATE_CRL), ca, &revoked, now).context("signing the revocation list")?;
+        files.insert(CERTIFICATE_CRL, list);
+    }
     Ok(AuthFiles(files))
 }
 
@@ -95,7 +117,6 @@ fn kept_hash(path: &Path, user: &str, secret: &str) -> String {
 /// temporary file renamed over it), readable by Mosquitto's own user.
 /// Whether any changed.
 pub fn write(dir: &Path, files: &AuthFiles) -> io::Result<bool> {
-    use std::os::unix::fs::PermissionsExt;
     fs::create_dir_all(dir)?;
     let mut changed = false;
     for (name, content) in &files.0 {
@@ -103,12 +124,7 @@ pub fn write(dir: &Path, files: &AuthFiles) -> io::Result<bool> {
         if fs::read_to_string(&path).is_ok_and(|old| old == *content) {
             continue;
         }
-        let temporary = dir.join(format!(".{name}.tmp"));
-        let mut file = fs::File::create(&temporary)?;
-        file.write_all(content.as_bytes())?;
-        file.sync_all()?;
-        fs::set_permissions(&temporary, fs::Permissions::from_mode(0o644))?;
-        fs::rename(&temporary, &path)?;
+        crate::files::replace(dir, name, content, 0o644)?;
         changed = true;
     }
     Ok(changed)
