@@ -54,6 +54,7 @@ pub const MIGRATIONS: Migrations = wm_storage::migrations!(
     4 => "applied_readings",
     5 => "map",
     6 => "gateway_credentials",
+    7 => "search_vocab",
 );
 
 /// The service's state and the relay that publishes its events; spawn

@@ -8,7 +8,10 @@ use wm_storage::{
     query::{Bind, fetch_all},
 };
 
-use super::lists::Table;
+use super::{
+    lists::Table,
+    trigrams::{self, Plan},
+};
 
 /// The mean radius of the Earth, in metres.
 const EARTH_RADIUS_M: f64 = 6_371_008.8;
@@ -22,28 +25,37 @@ pub fn normalize(s: &str) -> String {
 }
 
 /// Up to `cap` devices whose search text holds `needle` (normalized), newest
-/// first. The trigram index (migration 3) finds the rows; the sort is on
-/// what it found (`+registered_at` keeps SQLite from walking the whole
-/// `registered_at` index instead).
+/// first. On SQLite the trigram index (migration 3) finds the rows, through
+/// the term's rarest trigrams when they narrow enough ([`trigrams`]), each
+/// then checked for the whole term; on PostgreSQL, `pg_trgm`'s index. The
+/// sort is on what was found (`+registered_at` keeps SQLite from walking the
+/// whole `registered_at` index instead).
 pub async fn containing<T: Table>(db: &Db, needle: &str, cap: i64) -> Result<Vec<T>, StorageError> {
     let (columns, table) = (T::COLUMNS, T::TABLE);
     let order = "ORDER BY +registered_at DESC LIMIT $2";
-    let (sql, term) = match db.backend() {
-        // A phrase of three characters or more is a substring match for the
-        // trigram tokenizer; a shorter one has no trigram to look up.
-        Backend::Sqlite if needle.chars().count() >= 3 => (
-            format!(
-                "SELECT {columns} FROM {table} WHERE rowid IN \
-                 (SELECT rowid FROM {table}_search WHERE {table}_search MATCH $1) {order}"
-            ),
-            format!("\"{}\"", needle.replace('"', "\"\"")),
-        ),
-        _ => (
-            format!("SELECT {columns} FROM {table} WHERE search_text LIKE $1 ESCAPE '\\' {order}"),
-            format!("%{}%", needle.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")),
-        ),
+    let indexed = |condition: &str| {
+        format!(
+            "SELECT {columns} FROM {table} WHERE rowid IN \
+             (SELECT rowid FROM {table}_search WHERE {table}_search MATCH $1){condition} {order}"
+        )
     };
-    fetch_all(db, sql, vec![Bind::Text(term), Bind::Int(cap)]).await
+    // A term of three characters or more is a substring match for the
+    // trigram tokenizer; a shorter one has no trigram to look up.
+    let (sql, binds) = match db.backend() {
+        Backend::Sqlite if needle.chars().count() >= 3 => match trigrams::plan(db, table, needle).await? {
+            Plan::Rarest(query) => (
+                indexed(" AND instr(search_text, $3) > 0"),
+                vec![Bind::Text(query), Bind::Int(cap), Bind::Text(needle.to_owned())],
+            ),
+            Plan::Phrase(phrase) => (indexed(""), vec![Bind::Text(phrase), Bind::Int(cap)]),
+        },
+        _ => {
+            let pattern = format!("%{}%", needle.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+            let sql = format!("SELECT {columns} FROM {table} WHERE search_text LIKE $1 ESCAPE '\\' {order}");
+            (sql, vec![Bind::Text(pattern), Bind::Int(cap)])
+        }
+    };
+    fetch_all(db, sql, binds).await
 }
 
 /// Up to `cap` devices in the box around `center` that holds every point
