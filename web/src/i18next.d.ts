@@ -2,11 +2,11 @@
 // is checked by the compiler.
 import 'i18next';
 
-import type { resources } from './lib/i18n.ts';
+import type { Strings } from './locales/en.ts';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: (typeof resources)['en'];
+    resources: Strings;
   }
 }

@@ -5,79 +5,9 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
-import enAlarmRules from '../locales/en/alarm-rules.json';
-import enAlarms from '../locales/en/alarms.json';
-import enApiKeys from '../locales/en/api-keys.json';
-import enAudit from '../locales/en/audit.json';
-import enAuth from '../locales/en/auth.json';
-import enCommon from '../locales/en/common.json';
-import enDeviceImport from '../locales/en/device-import.json';
-import enGatewayCredentials from '../locales/en/gateway-credentials.json';
-import enGateways from '../locales/en/gateways.json';
-import enMap from '../locales/en/map.json';
-import enMeters from '../locales/en/meters.json';
-import enNotifications from '../locales/en/notifications.json';
-import enOverview from '../locales/en/overview.json';
-import enRegistration from '../locales/en/registration.json';
-import enSearch from '../locales/en/search.json';
-import enUsers from '../locales/en/users.json';
-import frAlarmRules from '../locales/fr/alarm-rules.json';
-import frAlarms from '../locales/fr/alarms.json';
-import frApiKeys from '../locales/fr/api-keys.json';
-import frAudit from '../locales/fr/audit.json';
-import frAuth from '../locales/fr/auth.json';
-import frCommon from '../locales/fr/common.json';
-import frDeviceImport from '../locales/fr/device-import.json';
-import frGatewayCredentials from '../locales/fr/gateway-credentials.json';
-import frGateways from '../locales/fr/gateways.json';
-import frMap from '../locales/fr/map.json';
-import frMeters from '../locales/fr/meters.json';
-import frNotifications from '../locales/fr/notifications.json';
-import frOverview from '../locales/fr/overview.json';
-import frRegistration from '../locales/fr/registration.json';
-import frSearch from '../locales/fr/search.json';
-import frUsers from '../locales/fr/users.json';
+import { english } from '../locales/en.ts';
 
-export const resources = {
-  en: {
-    common: enCommon,
-    auth: enAuth,
-    overview: enOverview,
-    gateways: enGateways,
-    meters: enMeters,
-    registration: enRegistration,
-    search: enSearch,
-    notifications: enNotifications,
-    alarms: enAlarms,
-    map: enMap,
-    users: enUsers,
-    audit: enAudit,
-    apiKeys: enApiKeys,
-    alarmRules: enAlarmRules,
-    deviceImport: enDeviceImport,
-    gatewayCredentials: enGatewayCredentials,
-  },
-  fr: {
-    common: frCommon,
-    auth: frAuth,
-    overview: frOverview,
-    gateways: frGateways,
-    meters: frMeters,
-    registration: frRegistration,
-    search: frSearch,
-    notifications: frNotifications,
-    alarms: frAlarms,
-    map: frMap,
-    users: frUsers,
-    audit: frAudit,
-    apiKeys: frApiKeys,
-    alarmRules: frAlarmRules,
-    deviceImport: frDeviceImport,
-    gatewayCredentials: frGatewayCredentials,
-  },
-} as const;
-
-export type Language = keyof typeof resources;
+export type Language = 'en' | 'fr';
 export const LANGUAGES: readonly Language[] = ['en', 'fr'];
 const LANGUAGE_KEY = 'lng';
 
@@ -102,18 +32,37 @@ export function reloadPage() {
   window.location.reload();
 }
 
-export function initI18n(language: Language = storedLanguage()) {
+/** i18next in English, the bundled language; `applyLanguage` then shows the chosen one. */
+export function initI18n() {
   if (!i18n.isInitialized) {
     void i18n.use(initReactI18next).init({
-      resources,
-      lng: language,
+      resources: { en: english },
+      lng: 'en',
       fallbackLng: 'en',
       defaultNS: 'common',
-      ns: Object.keys(resources.en),
+      ns: Object.keys(english),
       interpolation: { escapeValue: false },
       initAsync: false,
     });
-    document.documentElement.lang = language;
   }
   return i18n;
+}
+
+/** Adds the strings of `language` to i18next: French is a chunk of its own, loaded the first time. */
+export async function loadLanguage(language: Language) {
+  if (language === 'fr' && !i18n.hasResourceBundle('fr', 'common')) {
+    const { french } = await import('../locales/fr.ts');
+    for (const [namespace, bundle] of Object.entries(french)) i18n.addResourceBundle('fr', namespace, bundle);
+  }
+}
+
+/**
+ * Shows the app in `language` once its strings are in. The first render
+ * waits for this (main.tsx), so a page in French never shows keys, nor
+ * English, while its strings load.
+ */
+export async function applyLanguage(language: Language) {
+  await loadLanguage(language);
+  await i18n.changeLanguage(language);
+  document.documentElement.lang = language;
 }

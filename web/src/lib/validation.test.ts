@@ -28,7 +28,7 @@ interface Case {
   display?: string;
 }
 
-const i18n = initI18n('en');
+const i18n = initI18n();
 
 const stringRules: Record<string, (input: string) => Parsed<string>> = {
   serialNumber: parseSerialNumber,

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { initI18n } from '../lib/i18n.ts';
 import { server } from './msw-server.ts';
 
-initI18n('en');
+initI18n();
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });

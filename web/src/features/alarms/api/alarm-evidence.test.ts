@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { formatTimestamp } from '../../../lib/format.ts';
-import { initI18n } from '../../../lib/i18n.ts';
+import { initI18n, loadLanguage } from '../../../lib/i18n.ts';
 import { describeEvidence, parseEvidence } from './alarm-evidence.ts';
 
 /** An instant at a local hour of November 2026, as the API writes it. */
@@ -27,6 +27,10 @@ function words(evidence: Record<string, unknown>, language: 'en' | 'fr') {
   if (!parsed) throw new Error('not evidence');
   return spaced(describeEvidence(parsed, { t: initI18n().getFixedT(language, 'alarms'), language, time }));
 }
+
+beforeAll(async () => {
+  await loadLanguage('fr');
+});
 
 describe('the evidence of a leak detector', () => {
   it('reads each detector from the details, and nothing else', () => {

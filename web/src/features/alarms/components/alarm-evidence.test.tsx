@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { formatTimestamp } from '../../../lib/format.ts';
-import { initI18n } from '../../../lib/i18n.ts';
+import { applyLanguage } from '../../../lib/i18n.ts';
 import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { nth } from '../../../testing/nth.ts';
@@ -45,11 +45,11 @@ function evidenceOf(panel: HTMLElement, label: string) {
 }
 
 async function inFrench(test: () => Promise<void>) {
-  await initI18n().changeLanguage('fr');
+  await applyLanguage('fr');
   try {
     await test();
   } finally {
-    await initI18n().changeLanguage('en');
+    await applyLanguage('en');
   }
 }
 

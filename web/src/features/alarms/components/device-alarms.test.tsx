@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import { initI18n } from '../../../lib/i18n.ts';
+import { applyLanguage } from '../../../lib/i18n.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { nth } from '../../../testing/nth.ts';
 import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
@@ -60,12 +60,12 @@ describe('the count of active alarms in the shell', () => {
 
   it('says so when there is none, in French too', async () => {
     server.use(...emptyExtraReads());
-    await initI18n().changeLanguage('fr');
+    await applyLanguage('fr');
     try {
       renderWithProviders(<AlarmCountButton />);
       expect(await screen.findByRole('link', { name: 'Aucune alarme active' })).toBeInTheDocument();
     } finally {
-      await initI18n().changeLanguage('en');
+      await applyLanguage('en');
     }
   });
 });

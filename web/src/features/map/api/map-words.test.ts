@@ -1,12 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { initI18n } from '../../../lib/i18n.ts';
+import { initI18n, loadLanguage } from '../../../lib/i18n.ts';
 import { clusterLabel, countText, markerLabel, searchLines, statusLine } from './map-words.ts';
 
 const words = (language: 'en' | 'fr') => ({ t: initI18n().getFixedT(language, 'map'), language });
 const time = () => '14:05';
 /** Intl writes French thousands with a narrow no-break space. */
 const spaced = (texts: string[]) => texts.map((text) => text.replace(/[\u202f\u00a0]/gu, ' '));
+
+beforeAll(async () => {
+  await loadLanguage('fr');
+});
 
 describe('the names of markers', () => {
   it('name a cluster by its count and worst health', () => {

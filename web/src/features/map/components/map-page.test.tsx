@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { initI18n } from '../../../lib/i18n.ts';
+import { applyLanguage } from '../../../lib/i18n.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { gateway, meter } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
@@ -175,7 +175,7 @@ describe('the Map screen', () => {
   });
 
   it('speaks French, controls included', async () => {
-    await initI18n().changeLanguage('fr');
+    await applyLanguage('fr');
     try {
       render();
       expect(await screen.findByRole('button', { name: 'Groupe de 3 appareils, état le plus grave : critique' })).toBeInTheDocument();
@@ -185,7 +185,7 @@ describe('the Map screen', () => {
       expect(screen.getByRole('button', { name: 'Zoom avant' })).toBeInTheDocument();
       expect(screen.getByRole('list', { name: 'Légende' })).toHaveTextContent('SainPerduCoupéCritique');
     } finally {
-      await initI18n().changeLanguage('en');
+      await applyLanguage('en');
     }
   });
 

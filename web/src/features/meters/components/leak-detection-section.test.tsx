@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import { initI18n } from '../../../lib/i18n.ts';
+import { applyLanguage } from '../../../lib/i18n.ts';
 import { emptyExtraReads, meterThresholds } from '../../../testing/extra-reads.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { METER_ID } from '../../../testing/records.ts';
@@ -73,7 +73,7 @@ describe('Leak detection on the meter page', () => {
   it('words the thresholds in French, and names who set them', async () => {
     const by = { id: signedInSession().userId, name: 'alice' };
     serveThresholds(meterThresholds(METER_ID, { nightFlowLitresPerHour: 2.5, stuckMeterDays: 1 }, { by, at: SET_AT }));
-    await initI18n().changeLanguage('fr');
+    await applyLanguage('fr');
     try {
       renderWithProviders(<LeakDetectionSection meterId={METER_ID} />, as('viewer'));
       const region = await screen.findByRole('region', { name: 'Détection des fuites' });
@@ -84,7 +84,7 @@ describe('Leak detection on the meter page', () => {
       expect(value('Rupture de canalisation')).toBe('1 000 L par heure (valeur par défaut du réseau)');
       expect(value('Compteur bloqué')).toBe('1 jour (propre à ce compteur ; par défaut 7 jours)');
     } finally {
-      await initI18n().changeLanguage('en');
+      await applyLanguage('en');
     }
   });
 });
@@ -171,7 +171,7 @@ describe('Edit thresholds', () => {
 
   it('checks a field in French, where the comma is the decimal mark', async () => {
     const bodies = serveThresholds();
-    await initI18n().changeLanguage('fr');
+    await applyLanguage('fr');
     try {
       const dialog = await openEditor('operator', ['Modifier les seuils', 'Seuils de détection des fuites']);
       const night = within(dialog).getByRole('textbox', { name: 'Débit nocturne (litres par heure)' });
@@ -184,7 +184,7 @@ describe('Edit thresholds', () => {
       expect(await screen.findByText('Seuils enregistrés')).toBeInTheDocument();
       expect(bodies).toEqual([{ continuousFlowHours: 12, nightFlowLitresPerHour: 2.5, burstLitresPerHour: null, stuckMeterDays: null }]);
     } finally {
-      await initI18n().changeLanguage('en');
+      await applyLanguage('en');
     }
   });
 });

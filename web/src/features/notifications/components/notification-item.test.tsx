@@ -1,7 +1,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { initI18n } from '../../../lib/i18n.ts';
+import { applyLanguage } from '../../../lib/i18n.ts';
 import type { Notification } from '../../../lib/types.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { NotificationItem } from './notification-item.tsx';
@@ -16,7 +16,7 @@ function words(notification: Notification): string {
 }
 
 afterEach(async () => {
-  await initI18n().changeLanguage('en');
+  await applyLanguage('en');
 });
 
 describe('a notification worded from its kind', () => {
@@ -27,14 +27,14 @@ describe('a notification worded from its kind', () => {
   });
 
   it('reads in French, an unknown alert type kept as sent', async () => {
-    await initI18n().changeLanguage('fr');
+    await applyLanguage('fr');
     expect(words({ ...base, kind: 'alert', params: { type: 'leak' } })).toBe('alerte fuite — déclenchée');
     expect(words({ ...base, status: 'cleared', kind: 'alert', params: { type: 'door-open' } })).toBe('alerte door-open — terminée');
     expect(words({ ...base, event: 'gateway back', status: 'online', kind: 'gateway-back' })).toBe('passerelle de retour — en ligne');
   });
 
   it("shows the server's words when it names no kind this client knows", async () => {
-    await initI18n().changeLanguage('fr');
+    await applyLanguage('fr');
     expect(words(base)).toBe('leak alert — déclenchée');
     expect(words({ ...base, event: 'meteor strike', status: 'impact', kind: 'meteor' })).toBe('meteor strike — impact');
   });
