@@ -1,18 +1,36 @@
 // The application: providers, the start-up session check, then the router.
-import { useState } from 'react';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { Suspense, useState } from 'react';
+import { BrowserRouter, useLocation, useRoutes } from 'react-router';
 
 import { useSessionCheck } from '../features/auth/hooks/use-session-check.ts';
+import { preloadScreens } from './lazy-screen.tsx';
+import { PageFallback } from './page-fallback.tsx';
 import { AppProviders } from './providers.tsx';
+import { RouteErrorBoundary } from './route-error-boundary.tsx';
 import { routes } from './routes.tsx';
-import { PageFallback } from './shell/shell.tsx';
 import { createStore, type AppStore } from './store.ts';
+
+// The declarative router: the app uses no loaders, actions or fetchers, and
+// the data router's core would be a sixth of the entry (docs/web.md).
+function Screens() {
+  const location = useLocation();
+  preloadScreens(routes, location);
+  const screens = useRoutes(routes);
+  return (
+    <RouteErrorBoundary location={location}>
+      <Suspense fallback={<PageFallback />}>{screens}</Suspense>
+    </RouteErrorBoundary>
+  );
+}
 
 function Router() {
   const checked = useSessionCheck();
-  const [router] = useState(() => createBrowserRouter(routes));
   if (!checked) return <PageFallback />;
-  return <RouterProvider router={router} />;
+  return (
+    <BrowserRouter>
+      <Screens />
+    </BrowserRouter>
+  );
 }
 
 export function App({ store: given }: { store?: AppStore }) {

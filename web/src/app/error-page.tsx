@@ -1,19 +1,16 @@
-// The routing failure screen (spec §2, §8).
+// The routing failure screen (spec §2, §8): an unknown route, a screen that
+// failed (route-error-boundary.tsx). A link, not a button, back to the
+// overview: the app's entry then carries no button (docs/web.md).
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Link } from 'react-router';
 
-export function ErrorPage() {
+/** The line under the heading for an unknown route. */
+export const NOT_FOUND = '404 Not Found';
+
+export function ErrorPage({ detail }: { detail: string | null }) {
   const { t } = useTranslation();
-  const error = useRouteError();
-  const detail = isRouteErrorResponse(error)
-    ? `${String(error.status)} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : null;
-  if (!isRouteErrorResponse(error)) console.error('routing failed', error);
   return (
     <Box component="main" sx={{ p: 4, textAlign: 'center' }}>
       <Typography variant="h4" component="h1" gutterBottom>
@@ -24,9 +21,9 @@ export function ErrorPage() {
           {detail}
         </Typography>
       ) : null}
-      <Button component={Link} to="/" variant="contained">
+      <Typography component={Link} to="/" color="primary">
         {t('errors.goHome')}
-      </Button>
+      </Typography>
     </Box>
   );
 }

@@ -1,9 +1,8 @@
 // Notices (spec §8): one at a time, hidden after NOTICE_MS.
-import Alert, { type AlertColor } from '@mui/material/Alert';
-import Snackbar from '@mui/material/Snackbar';
-import { createContext, use, useCallback, useMemo, useState, type ReactNode } from 'react';
+import type { AlertColor } from '@mui/material/Alert';
+import { createContext, lazy, Suspense, use, useCallback, useMemo, useState, type ReactNode } from 'react';
 
-import { NOTICE_MS } from '../lib/constants.ts';
+const NoticeSnackbar = lazy(() => import('./notice-snackbar.tsx'));
 
 interface Notice {
   message: string;
@@ -27,19 +26,11 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
   return (
     <NoticeContext value={value}>
       {children}
-      <Snackbar
-        key={notice?.key}
-        open={notice !== null}
-        autoHideDuration={NOTICE_MS}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        {notice ? (
-          <Alert severity={notice.severity} variant="filled" onClose={close}>
-            {notice.message}
-          </Alert>
-        ) : undefined}
-      </Snackbar>
+      {notice ? (
+        <Suspense fallback={null}>
+          <NoticeSnackbar key={notice.key} message={notice.message} severity={notice.severity} onClose={close} />
+        </Suspense>
+      ) : null}
     </NoticeContext>
   );
 }

@@ -1,7 +1,7 @@
 // The signed-in layout (spec §2, Shell). Breakpoints from spec §9; see
-// docs/web.md for how the navigation adapts.
+// docs/web.md for how the navigation adapts. A lazy route of its own, so the
+// sign-in page loads none of it.
 import Box from '@mui/material/Box';
-import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -11,21 +11,13 @@ import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 
 import { BREAKPOINT_SHORT_HEIGHT_PX } from '../../lib/constants.ts';
+import { PageFallback } from '../page-fallback.tsx';
 import { NavList } from './nav-list.tsx';
 import { TopBar } from './top-bar.tsx';
 
 const SIDE_NAV_WIDTH = 232;
 
-export function PageFallback() {
-  const { t } = useTranslation();
-  return (
-    <Box sx={{ display: 'grid', placeItems: 'center', p: 4 }}>
-      <CircularProgress aria-label={t('loading')} />
-    </Box>
-  );
-}
-
-export function Shell() {
+export default function Shell() {
   const { t } = useTranslation();
   const theme = useTheme();
   const small = useMediaQuery(theme.breakpoints.down('md'));

@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import type { DeviceImportProps } from '../../../components/device-csv-actions.tsx';
+import type { DeviceImportProps } from '../../../components/device-import-context.ts';
 import { useCan } from '../../../lib/permissions.ts';
 import { ImportDialog } from './import-dialog.tsx';
 

@@ -13,7 +13,7 @@ import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import type { DeviceImportProps } from '../../../components/device-csv-actions.tsx';
+import type { DeviceImportProps } from '../../../components/device-import-context.ts';
 import { formatCount, pluralForm } from '../../../lib/format.ts';
 import { toRegister } from '../api/device-import-api.ts';
 import { useDeviceImport } from '../hooks/use-device-import.ts';

@@ -138,7 +138,7 @@ describe('GatewaysPage', () => {
     renderWithProviders(<GatewaysPage />, { preloadedState: { session: { ...signedInSession(), role: 'operator' } } });
     await screen.findByRole('heading', { name: 'Gateway 1' });
 
-    await user.click(screen.getByRole('button', { name: 'Import CSV' }));
+    await user.click(await screen.findByRole('button', { name: 'Import CSV' }));
     const dialog = await screen.findByRole('dialog', { name: 'Import gateways from a CSV file' });
     await user.upload(within(dialog).getByLabelText('Choose a CSV file'), new File(['serialNumber\n'], 'new.csv', { type: 'text/csv' }));
     await user.click(await within(dialog).findByRole('button', { name: 'Import 1 device' }));

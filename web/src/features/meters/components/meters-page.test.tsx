@@ -109,6 +109,8 @@ describe('Water Meters', () => {
     renderWithProviders(<MetersPage />);
 
     const heading = await screen.findByRole('heading', { level: 1 });
+    // The import is another feature's chunk, loaded with the list.
+    await screen.findByRole('button', { name: 'Import CSV' });
     const controls = within(heading.parentElement ?? document.body).getAllByRole('button').map((button) => button.textContent);
     expect(controls).toEqual(['Export', 'Export CSV', 'Import CSV']);
 
