@@ -11,7 +11,7 @@ import { routes } from './routes.tsx';
 import { createStore, type AppStore } from './store.ts';
 
 // The declarative router: the app uses no loaders, actions or fetchers, and
-// the data router's core would be a sixth of the entry (docs/web.md).
+// the data router's core would add 16 KiB gzip to the entry (docs/web.md).
 function Screens() {
   const location = useLocation();
   preloadScreens(routes, location);
