@@ -1,23 +1,33 @@
-// Every screen is a chunk of its own (React.lazy), the shell included. A
-// nested screen renders only once its parent has, so the chunks a location
-// matches are asked for together, ahead of rendering: the shell's and the
-// page's load side by side rather than one after the other.
-import { lazy, type ComponentType } from 'react';
+// Every screen is a chunk of its own, the shell included. As a data router
+// would, the chunks a location matches (the shell's and the page's) load
+// side by side before it is shown (`loadScreens`), so no screen suspends:
+// a Suspense fallback would hold the page back (React throttles the reveal
+// that follows one by up to 300 ms).
+import { use, type ComponentType } from 'react';
 import { matchRoutes, type Location, type RouteObject } from 'react-router';
 
 type Load = () => Promise<{ default: ComponentType }>;
+type Preload = () => Promise<void>;
 
-/** A route's lazily loaded element, with its loader kept as the route's `handle`. */
+/** A route's element, drawn once its chunk is in; the route's `handle` loads it. */
 export function lazyScreen(load: Load): Pick<RouteObject, 'element' | 'handle'> {
-  const Screen = lazy(load);
-  return { element: <Screen />, handle: load };
+  let Loaded: ComponentType | null = null;
+  let loading: Promise<void> | null = null;
+  const preload: Preload = () =>
+    (loading ??= load().then((module) => {
+      Loaded = module.default;
+    }));
+  function LazyScreen() {
+    // Only when drawn before `loadScreens` was awaited: suspends until loaded,
+    // or throws the load's failure to the error boundary.
+    if (!Loaded) use(preload());
+    return Loaded ? <Loaded /> : null;
+  }
+  return { element: <LazyScreen />, handle: preload };
 }
 
-/** Starts loading the chunks of every screen `location` matches; React.lazy then finds them loading. */
-export function preloadScreens(routes: RouteObject[], location: Location) {
-  for (const { route } of matchRoutes(routes, location) ?? []) {
-    const load = route.handle as Load | undefined;
-    // A failure shows when the screen renders (route-error-boundary.tsx).
-    load?.().catch(() => undefined);
-  }
+/** Loads the chunks of every screen `location` matches, side by side. */
+export async function loadScreens(routes: RouteObject[], location: Location): Promise<void> {
+  const preloads = (matchRoutes(routes, location) ?? []).map(({ route }) => route.handle as Preload | undefined);
+  await Promise.all(preloads.flatMap((preload) => (preload ? [preload()] : [])));
 }
