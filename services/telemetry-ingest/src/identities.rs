@@ -9,8 +9,9 @@
 //! - the shared gateway login, only when `mqtt.gateway_password` is set (a
 //!   migration from shared credentials): any gateway's topics.
 //!
-//! A refused connection, publish or subscription is counted and logged;
-//! the broker never routes a refused publish, so ingest never sees it.
+//! A refused connection, publish or subscription is counted and logged (at
+//! most a line a minute for each identity); the broker never routes a
+//! refused publish, so ingest never sees it.
 
 use std::{net::SocketAddr, sync::Arc};
 
@@ -21,7 +22,7 @@ use wm_mqtt::{Access, Attempt, Authenticator, Refusal, password};
 use wm_storage::Db;
 use wm_uplink::topic;
 
-use crate::{ingest::metrics::IngestMetrics, storage::credentials};
+use crate::{ingest::metrics::IngestMetrics, refusal_log::RefusalLog, storage::credentials};
 
 /// The identity of the gateway `serial`, as logs, metrics and the broker's
 /// sessions name it (and as events name a gateway actor).
@@ -61,6 +62,7 @@ pub struct Identities {
     pub service: (String, String),
     /// The shared gateway login, when configured.
     pub shared: Option<(String, String)>,
+    pub refusal_log: RefusalLog,
 }
 
 #[async_trait]
@@ -100,10 +102,13 @@ impl Authenticator for Identities {
 
     fn refused(&self, identity: &str, peer: SocketAddr, refusal: Refusal<'_>) {
         self.metrics.mqtt_refused(refusal.action());
+        let Some(unlogged) = self.refusal_log.admit(identity, std::time::Instant::now()) else { return };
         match refusal {
-            Refusal::Connect => tracing::warn!(identity, %peer, "MQTT connection refused"),
-            Refusal::Publish(topic) => tracing::warn!(identity, %peer, topic, "MQTT publish refused"),
-            Refusal::Subscribe(filter) => tracing::warn!(identity, %peer, filter, "MQTT subscription refused"),
+            Refusal::Connect => tracing::warn!(identity, %peer, unlogged, "MQTT connection refused"),
+            Refusal::Publish(topic) => tracing::warn!(identity, %peer, topic, unlogged, "MQTT publish refused"),
+            Refusal::Subscribe(filter) => {
+                tracing::warn!(identity, %peer, filter, unlogged, "MQTT subscription refused");
+            }
         }
     }
 }

@@ -26,6 +26,7 @@ pub mod ingest;
 pub mod mqtt;
 pub mod projections;
 mod recent;
+mod refusal_log;
 pub mod retention;
 mod routes;
 pub mod seed;

@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 use wm_mqtt::{BrokerError, Durable, EmbeddedBroker, Link, Login, TlsListener};
 use wm_uplink::topic::UPLINKS;
 
-use crate::{MqttSettings, dispatch, identities::Identities, ingest, state::IngestState};
+use crate::{MqttSettings, dispatch, identities::Identities, ingest, refusal_log::RefusalLog, state::IngestState};
 
 /// The MQTT side, running: the embedded broker if any, and the connection
 /// ingest consumes uplinks from (and publishes commands on).
@@ -56,6 +56,7 @@ pub async fn start(
             metrics: ingest.metrics.clone(),
             service: service.clone(),
             shared: gateways.clone(),
+            refusal_log: RefusalLog::default(),
         };
         let broker = EmbeddedBroker::start(listen, tls, Arc::new(identities), durable).await?;
         tokio::spawn(close_revoked(broker.clone(), ingest.revocations.subscribe(), stop.clone()));
