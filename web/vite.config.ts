@@ -23,6 +23,32 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // A chunk shared by several screens is named after all of them; its
+        // file, after its group.
+        chunkFileNames: (chunk) => `assets/${chunk.name.split('~')[0] ?? chunk.name}-[hash].js`,
+        // Fewer files to fetch (docs/web.md, The initial load): over HTTP/1.1
+        // a screen's first load waits on the count of its chunks as much as
+        // on their size, and by default every MUI component shared between
+        // screens was a file of its own.
+        codeSplitting: {
+          groups: [
+            // The libraries the entry loads, in one file.
+            { name: 'entry-libs', tags: ['$initial'], test: /node_modules/, priority: 2 },
+            // The MUI the lazy screens use, in a few files, grouped by the
+            // screens that use it, the small groups merged.
+            {
+              name: 'mui',
+              test: /node_modules[\\/](@mui[\\/](material|system|utils|icons-material)|@popperjs|react-transition-group)[\\/]/,
+              priority: 1,
+              entriesAware: true,
+              entriesAwareMergeThreshold: 40_000,
+            },
+          ],
+        },
+      },
+    },
   },
   test: {
     environment: 'jsdom',
