@@ -18,6 +18,7 @@ use rcgen::{
     ExtendedKeyUsagePurpose, IsCa, Issuer, KeyIdMethod, KeyPair, KeyUsagePurpose, RevokedCertParams, SerialNumber,
     date_time_ymd,
 };
+use wm_domain::DeviceId;
 
 /// How long a gateway's certificate is valid: two years, then it is
 /// rotated like a secret.
@@ -224,12 +225,9 @@ impl DeviceCa {
 /// A revocation list then names a revoked certificate by its credential
 /// alone.
 pub fn certificate_serial(credential: &str) -> Vec<u8> {
-    let bytes = (0..credential.len())
-        .step_by(2)
-        .map(|i| credential.get(i..i + 2).and_then(|pair| u8::from_str_radix(pair, 16).ok()))
-        .collect::<Option<Vec<u8>>>();
-    // Ids are hex; anything else keeps its own bytes.
-    let bytes = bytes.unwrap_or_else(|| credential.as_bytes().to_vec());
+    // Ids are device ids; anything else keeps its own bytes.
+    let bytes =
+        DeviceId::parse(credential).map_or_else(|_| credential.as_bytes().to_vec(), |id| id.to_bytes().to_vec());
     [&[1][..], &bytes].concat()
 }
 

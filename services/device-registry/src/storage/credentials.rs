@@ -76,12 +76,17 @@ pub async fn active_certificates(db: &Db, now_micros: i64) -> Result<Vec<(String
 }
 
 /// Every revoked certificate that has not expired at `now_micros`, as
-/// `(credential id, revoked at µs)`, by id: what a revocation list names.
-pub async fn revoked_certificates(db: &Db, now_micros: i64) -> Result<Vec<(String, i64)>, StorageError> {
+/// `(credential id, when it was revoked)`, by id: what a revocation list
+/// names.
+pub async fn revoked_certificates(
+    db: &Db,
+    now_micros: i64,
+) -> Result<Vec<(String, chrono::DateTime<chrono::Utc>)>, StorageError> {
     let sql = "SELECT id, revoked_at FROM gateway_credentials \
                WHERE kind = 'certificate' AND revoked_at IS NOT NULL AND (expires_at IS NULL OR expires_at > $1) \
                ORDER BY id";
-    Ok(with_pool!(db, pool => sqlx::query_as(sql).bind(now_micros).fetch_all(pool).await)?)
+    let rows: Vec<(String, i64)> = with_pool!(db, pool => sqlx::query_as(sql).bind(now_micros).fetch_all(pool).await)?;
+    rows.into_iter().map(|(id, at)| Ok((id, from_micros("revoked_at", at)?))).collect()
 }
 
 /// Applies a credential event, or a gateway's deletion (which takes its

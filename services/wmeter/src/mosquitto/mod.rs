@@ -90,8 +90,6 @@ pub async fn render(
     ]);
     if let Some(ca) = ca {
         let revoked = credentials::revoked_certificates(db, now.timestamp_micros()).await.context(READING)?;
-        let revoked: Vec<(String, DateTime<Utc>)> =
-            revoked.into_iter().map(|(id, at)| (id, DateTime::from_timestamp_micros(at).unwrap_or(now))).collect();
         let list = crl::kept(&dir.join(CERTIFICATE_CRL), ca, &revoked, now).context("signing the revocation list")?;
         files.insert(CERTIFICATE_CRL, list);
     }
