@@ -1,18 +1,23 @@
-//! The streams open in this process, by user. A new notification wakes its
-//! user's streams, which then read what they have not sent from the table:
-//! so a stream never misses or repeats one, whatever order the wake-ups
-//! come in, and nothing is buffered per stream but a pending wake-up. Change
-//! hints ([`crate::hints`]) go to every stream, through a small broadcast
-//! queue: a stream too slow to keep up gets one hint of everything instead.
+//! The streams open in this process, by user. Each user with a stream open
+//! has one [`Feed`]: a new notification wakes it, it reads the table once
+//! and hands the same rows to every stream of the user, so a stream never
+//! misses or repeats one, whatever order the wake-ups come in, and a
+//! thousand streams of one user cost one read. Change hints
+//! ([`crate::hints`]) go to every stream, through a small broadcast queue: a
+//! stream too slow to keep up gets one hint of everything instead.
 
 use std::{
     collections::HashMap,
-    sync::{Mutex, PoisonError},
+    sync::{Arc, Mutex, PoisonError},
+    time::Duration,
 };
 
 use actix_web::web::Bytes;
 use prometheus_client::metrics::gauge::Gauge;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
+use wm_storage::Db;
+
+use crate::feed::{Feed, Follower};
 
 /// The metric of the streams open in this process.
 pub const OPEN_STREAMS_METRIC: &str = "wmeter_sse_streams";
@@ -22,45 +27,79 @@ const HINTS_QUEUED: usize = 16;
 
 #[derive(Debug)]
 pub struct Hub {
-    streams: Mutex<HashMap<String, Vec<mpsc::Sender<()>>>>,
+    db: Db,
+    /// How often a feed looks for notifications no wake-up announced.
+    heartbeat: Duration,
+    feeds: Arc<Mutex<Feeds>>,
     open: Gauge,
     hints: broadcast::Sender<Bytes>,
 }
 
-impl Default for Hub {
-    fn default() -> Self {
-        Self { streams: Mutex::default(), open: Gauge::default(), hints: broadcast::channel(HINTS_QUEUED).0 }
-    }
+#[derive(Debug, Default)]
+struct Feeds {
+    by_user: HashMap<String, Followed>,
+    /// Tells a feed from the one a user had before `close_all`.
+    next_id: u64,
 }
 
-/// One open stream's wake-ups; the stream counts as open until this is dropped.
+#[derive(Debug)]
+struct Followed {
+    id: u64,
+    feed: Feed,
+    streams: usize,
+}
+
+/// One open stream's place in its user's feed; the stream counts as open
+/// until this is dropped.
 #[derive(Debug)]
 pub struct Subscription {
-    wake: mpsc::Receiver<()>,
+    pub feed: Follower,
+    user_id: String,
+    feed_id: u64,
+    feeds: Arc<Mutex<Feeds>>,
     open: Gauge,
-}
-
-impl Subscription {
-    /// The next wake-up; `None` once the hub closed the stream.
-    pub async fn recv(&mut self) -> Option<()> {
-        self.wake.recv().await
-    }
 }
 
 impl Drop for Subscription {
     fn drop(&mut self) {
         self.open.dec();
+        let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(followed) = feeds.by_user.get_mut(&self.user_id).filter(|f| f.id == self.feed_id) {
+            followed.streams -= 1;
+            if followed.streams == 0 {
+                feeds.by_user.remove(&self.user_id);
+            }
+        }
     }
 }
 
 impl Hub {
-    /// A new stream for `user_id`: it receives a wake-up for each of the
-    /// user's new notifications (coalesced while one is pending).
+    pub fn new(db: Db, heartbeat: Duration) -> Self {
+        Self { db, heartbeat, feeds: Arc::default(), open: Gauge::default(), hints: broadcast::channel(HINTS_QUEUED).0 }
+    }
+
+    /// A new stream for `user_id`: it follows the user's feed, which starts
+    /// with the first stream. Call within the runtime.
     pub fn open(&self, user_id: &str) -> Subscription {
-        let (tx, rx) = mpsc::channel(1);
-        self.streams.lock().unwrap_or_else(PoisonError::into_inner).entry(user_id.to_owned()).or_default().push(tx);
+        let mut feeds = self.feeds.lock().unwrap_or_else(PoisonError::into_inner);
+        let Feeds { by_user, next_id } = &mut *feeds;
+        let followed = by_user.entry(user_id.to_owned()).or_insert_with(|| {
+            *next_id += 1;
+            Followed {
+                id: *next_id,
+                feed: Feed::spawn(self.db.clone(), user_id.to_owned(), self.heartbeat),
+                streams: 0,
+            }
+        });
+        followed.streams += 1;
         self.open.inc();
-        Subscription { wake: rx, open: self.open.clone() }
+        Subscription {
+            feed: followed.feed.follow(),
+            user_id: user_id.to_owned(),
+            feed_id: followed.id,
+            feeds: self.feeds.clone(),
+            open: self.open.clone(),
+        }
     }
 
     /// The change hints from now on, each a whole Server-Sent Event.
@@ -74,14 +113,10 @@ impl Hub {
         let _ = self.hints.send(event);
     }
 
-    /// Wakes `user_id`'s streams; forgets the closed ones.
+    /// Wakes `user_id`'s feed, if a stream of the user is open here.
     pub fn wake(&self, user_id: &str) {
-        let mut streams = self.streams.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(user) = streams.get_mut(user_id) {
-            user.retain(|tx| !matches!(tx.try_send(()), Err(mpsc::error::TrySendError::Closed(()))));
-            if user.is_empty() {
-                streams.remove(user_id);
-            }
+        if let Some(followed) = self.feeds.lock().unwrap_or_else(PoisonError::into_inner).by_user.get(user_id) {
+            followed.feed.wake();
         }
     }
 
@@ -90,9 +125,9 @@ impl Hub {
         self.open.clone()
     }
 
-    /// Ends every stream (shutdown).
+    /// Ends every stream (shutdown): their feeds stop.
     pub fn close_all(&self) {
-        self.streams.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        self.feeds.lock().unwrap_or_else(PoisonError::into_inner).by_user.clear();
     }
 }
 
@@ -100,16 +135,23 @@ impl Hub {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_stream_counts_as_open_until_its_subscription_is_dropped() {
-        let hub = Hub::default();
+    #[tokio::test]
+    async fn a_stream_counts_as_open_until_its_subscription_is_dropped() {
+        let db = Db::Sqlite(sqlx::SqlitePool::connect_lazy("sqlite::memory:").unwrap());
+        let hub = Hub::new(db, Duration::from_secs(1));
         let first = hub.open("ann");
         let second = hub.open("bob");
-        assert_eq!(hub.open_streams().get(), 2);
+        let third = hub.open("bob");
+        assert_eq!(hub.open_streams().get(), 3);
         drop(first);
-        assert_eq!(hub.open_streams().get(), 1);
+        assert_eq!(hub.open_streams().get(), 2);
+        assert_eq!(hub.feeds.lock().unwrap().by_user.len(), 1, "ann's feed stopped with her last stream");
         hub.close_all();
-        drop(second);
+        let again = hub.open("bob");
+        drop((second, third));
+        assert_eq!(hub.feeds.lock().unwrap().by_user["bob"].streams, 1, "streams closed before count in no new feed");
+        drop(again);
         assert_eq!(hub.open_streams().get(), 0);
+        assert!(hub.feeds.lock().unwrap().by_user.is_empty());
     }
 }

@@ -7,8 +7,9 @@
 //! [`projections`]); gateways going lost and coming back too ([`lost`]).
 //! Each notification is stored per user and published on
 //! `wmeter.notifications.v1` (keyed by the user), which wakes the streams
-//! of every replica ([`push`], [`hub`]); the stream reads from the table,
-//! so `Last-Event-ID` resumes without loss.
+//! of every replica ([`push`], [`hub`]); one reader per user and process
+//! reads from the table for all of the user's streams ([`feed`]), and a
+//! stream reads it itself to resume after `Last-Event-ID` without loss.
 //!
 //! In the embedded mode `wmeter serve` mounts [`configure`] into the one
 //! `App`; in the distributed mode `wmeter run notification` serves it alone.
@@ -18,6 +19,7 @@ pub mod alarm_rules;
 pub mod deliver;
 pub mod domain;
 mod error;
+pub mod feed;
 pub mod hints;
 pub mod hub;
 pub mod lost;
@@ -36,6 +38,8 @@ use actix_web::web;
 use wm_domain::Clock;
 use wm_eventlog::{EventLog, outbox::Relay, projection::Projection};
 use wm_storage::{Db, Migrations};
+
+use crate::hub::Hub;
 
 pub use error::NotificationError;
 pub use settings::{DeliverySettings, NotificationSettings, SmtpSecurity, SmtpSettings};
@@ -58,10 +62,10 @@ pub fn build(
 ) -> (web::Data<NotificationState>, Relay) {
     let relay = Relay::new(db.clone(), log, NAME);
     let state = NotificationState {
+        hub: Arc::new(Hub::new(db.clone(), heartbeat)),
         db,
         relay: relay.clone(),
         clock,
-        hub: Arc::default(),
         gateway_lost_after,
         heartbeat,
         deliveries_due: Arc::default(),

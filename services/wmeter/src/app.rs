@@ -235,7 +235,9 @@ fn http_server(
     .shutdown_timeout(shutdown_timeout_secs);
     let server = match tls {
         Some(config) => server.listen_rustls_0_23(listener, config)?,
-        None => server.listen(listener)?,
+        // HTTP/1.1, and HTTP/2 for a client (a proxy) that opens with its
+        // preface: one connection then carries many streams.
+        None => server.listen_auto_h2c(listener)?,
     };
     Ok(server.run())
 }

@@ -4,10 +4,13 @@
 //! `retry` of 1000 ms; a heartbeat comment every `heartbeat`. Between them,
 //! change hints (`event: hint`, no id: [`crate::hints`]).
 //!
-//! Streams are pulled: the next notifications are read from the table only
-//! when the connection takes more, a batch at a time. A slow client slows
-//! its own stream and nothing is buffered for it beyond one batch; a gone
-//! client is noticed when a write (at the latest a heartbeat) fails.
+//! A stream follows its user's feed ([`crate::feed`]): the rows one read
+//! found, encoded once, for every stream of the user. It reads the table
+//! itself only where the feed cannot serve it: to resume after
+//! `Last-Event-ID`, when it fell more than the feed's queue behind, or when
+//! a batch begins after its last event. So a slow client slows its own
+//! stream only, and nothing is buffered for it beyond the feed's queue; a
+//! gone client is noticed when a write (at the latest a heartbeat) fails.
 
 use std::collections::VecDeque;
 
@@ -19,14 +22,12 @@ use wm_storage::Db;
 
 use crate::{
     error::NotificationError,
+    feed::{self, Batch},
     hints::Hint,
     hub::Subscription,
     state::NotificationState,
     storage::inbox::{self, Notification},
 };
-
-/// Notifications read per catch-up, at most.
-const BATCH: i64 = 256;
 
 /// The stream of the caller's new notifications.
 #[utoipa::path(get, path = "/api/notifications", tag = "notifications",
@@ -50,22 +51,23 @@ pub async fn get(
         }
     };
     // Listen first, then read: nothing created in between is missed.
-    let (wake, hints) = (state.hub.open(&caller.user_id), state.hub.hints());
+    let (subscription, hints) = (state.hub.open(&caller.user_id), state.hub.hints());
     let last_seq = match resume {
         Some(seq) => seq,
         None => inbox::last_seq(&state.db, &caller.user_id).await?,
     };
+    subscription.feed.start(last_seq);
     let mut heartbeat = tokio::time::interval(state.heartbeat);
     heartbeat.reset();
     let cursor = Cursor {
         db: state.db.clone(),
         user_id: caller.user_id,
         last_seq,
-        wake,
+        subscription,
         hints,
         heartbeat,
         pending: VecDeque::new(),
-        more: false,
+        behind: resume.is_some(),
         greeted: false,
         hinting: true,
     };
@@ -80,12 +82,13 @@ struct Cursor {
     db: Db,
     user_id: String,
     last_seq: i64,
-    wake: Subscription,
+    subscription: Subscription,
     hints: broadcast::Receiver<Bytes>,
     heartbeat: tokio::time::Interval,
-    pending: VecDeque<Notification>,
-    /// The last catch-up filled a batch: there may be more to read.
-    more: bool,
+    /// Events to send, each with its `seq`.
+    pending: VecDeque<(i64, Bytes)>,
+    /// The feed cannot serve the stream yet: it reads the table itself.
+    behind: bool,
     greeted: bool,
     /// The hub still sends hints.
     hinting: bool,
@@ -99,11 +102,11 @@ impl Cursor {
             return Some((Ok(Bytes::from_static(b"retry: 1000\n\n")), self));
         }
         loop {
-            if let Some(n) = self.pending.pop_front() {
-                self.last_seq = n.seq;
-                return Some((Ok(event(&n)), self));
+            if let Some((seq, event)) = self.pending.pop_front() {
+                self.last_seq = seq;
+                return Some((Ok(event), self));
             }
-            if self.more {
+            if self.behind {
                 self.catch_up().await;
                 continue;
             }
@@ -113,37 +116,45 @@ impl Cursor {
                     Err(broadcast::error::RecvError::Lagged(_)) => return Some((Ok(Hint::everything().event()), self)),
                     Err(broadcast::error::RecvError::Closed) => self.hinting = false,
                 },
-                woken = self.wake.recv() => {
-                    woken?;
-                    self.catch_up().await;
-                }
+                batch = self.subscription.feed.batches.recv() => match batch {
+                    Ok(batch) => self.take(&batch),
+                    Err(broadcast::error::RecvError::Lagged(_)) => self.behind = true,
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
                 _ = self.heartbeat.tick() => {
-                    self.catch_up().await;
-                    if self.pending.is_empty() {
+                    if self.last_seq >= self.subscription.feed.read_up_to() {
                         return Some((Ok(Bytes::from_static(b": heartbeat\n\n")), self));
                     }
+                    // The feed read past this stream without it (it opened
+                    // while the feed read): catch up.
+                    self.behind = true;
                 }
             }
         }
     }
 
-    /// Reads what was created since the last event sent.
+    /// Queues what `batch` holds that this stream has not sent; when the
+    /// batch begins after it, reads the table instead.
+    fn take(&mut self, batch: &Batch) {
+        if batch.after > self.last_seq {
+            self.behind = true;
+            return;
+        }
+        self.pending.extend(batch.events.iter().filter(|(seq, _)| *seq > self.last_seq).cloned());
+    }
+
+    /// Reads a batch of what was created since the last event sent; it is
+    /// caught up once a read comes back short.
     async fn catch_up(&mut self) {
-        match inbox::after(&self.db, &self.user_id, self.last_seq, BATCH).await {
-            Ok(rows) => {
-                self.more = rows.len() == usize::try_from(BATCH).unwrap_or(usize::MAX);
-                self.pending.extend(rows);
+        match feed::read(&self.db, &self.user_id, self.last_seq).await {
+            Ok(batch) => {
+                self.behind = feed::full(&batch);
+                self.pending.extend(batch.events);
             }
             Err(e) => {
-                self.more = false;
+                self.behind = false;
                 tracing::warn!(error = %e, "cannot read notifications for a stream");
             }
         }
     }
-}
-
-/// One Server-Sent Event.
-fn event(n: &Notification) -> Bytes {
-    let data = serde_json::to_string(n).unwrap_or_default();
-    Bytes::from(format!("id: {}\ndata: {data}\n\n", n.seq))
 }

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
 mod events;
+mod fan_out;
 mod helpers;
 mod hints;
 mod storm;

@@ -73,6 +73,7 @@ async fn native_https_serves_the_same_headers_with_hsts() {
     for path in ["/", "/api/proxy/gateways", "/api/docs/"] {
         let response = client.get(format!("{}{path}", app.url)).bearer_auth(&token).send().await.unwrap();
         assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.version(), reqwest::Version::HTTP_2, "{path}: HTTP/2, by ALPN");
         assert_hardened(path, response.headers());
         assert_eq!(
             header(response.headers(), "strict-transport-security"),

@@ -10,6 +10,7 @@ mod distributed;
 mod forwarding;
 mod headers;
 mod helpers;
+mod http2;
 mod integrations;
 mod operability;
 mod replay;
