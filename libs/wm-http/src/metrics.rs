@@ -1,7 +1,7 @@
 //! Request metrics for every service: a counter by route and status, and a
 //! latency histogram by route. The route is the matched pattern
 //! (`/api/proxy/gateways/{id}`), never the raw path, so ids cannot explode
-//! the label set.
+//! the label set. And the database pool's connections, read at each scrape.
 
 use std::time::Instant;
 
@@ -13,13 +13,17 @@ use actix_web::{
     web,
 };
 use prometheus_client::{
-    encoding::EncodeLabelSet,
-    metrics::{counter::Counter, family::Family, histogram::Histogram},
+    collector::Collector,
+    encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric},
+    metrics::{counter::Counter, family::Family, gauge::ConstGauge, histogram::Histogram},
     registry::Registry,
 };
 
 pub const HTTP_REQUESTS: &str = "wmeter_http_requests";
 pub const HTTP_REQUEST_DURATION: &str = "wmeter_http_request_duration_seconds";
+pub const DB_POOL_IN_USE: &str = "wmeter_db_pool_connections_in_use";
+pub const DB_POOL_IDLE: &str = "wmeter_db_pool_connections_idle";
+pub const DB_POOL_MAX: &str = "wmeter_db_pool_connections_max";
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
@@ -69,4 +73,32 @@ pub async fn record(
         metrics.duration.get_or_create(&RouteLabels { route }).observe(started.elapsed().as_secs_f64());
     }
     Ok(response)
+}
+
+/// The process's database pool, read at each scrape: connections lent out,
+/// idle, and the most it may open (`database.max_connections`). In use
+/// near the maximum means queries wait for a connection.
+#[derive(Debug)]
+pub struct DbPoolMetrics(wm_storage::Db);
+
+impl DbPoolMetrics {
+    pub fn register(registry: &mut Registry, db: wm_storage::Db) {
+        registry.register_collector(Box::new(Self(db)));
+    }
+}
+
+impl Collector for DbPoolMetrics {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let pool = self.0.connections();
+        let gauges = [
+            (DB_POOL_IN_USE, "Database connections lent out to a query or transaction", pool.in_use()),
+            (DB_POOL_IDLE, "Database connections open and idle", pool.idle),
+            (DB_POOL_MAX, "The most database connections the pool opens", pool.max),
+        ];
+        for (name, help, value) in gauges {
+            let gauge = ConstGauge::new(i64::from(value));
+            gauge.encode(encoder.encode_descriptor(name, help, None, gauge.metric_type())?)?;
+        }
+        Ok(())
+    }
 }

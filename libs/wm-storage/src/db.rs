@@ -31,6 +31,23 @@ macro_rules! with_pool {
     };
 }
 
+/// A pool's connections at one moment ([`Db::connections`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolUse {
+    /// Connections open, idle or lent out.
+    pub open: u32,
+    pub idle: u32,
+    /// `database.max_connections`.
+    pub max: u32,
+}
+
+impl PoolUse {
+    /// Connections lent out to a query or transaction.
+    pub fn in_use(&self) -> u32 {
+        self.open.saturating_sub(self.idle)
+    }
+}
+
 /// A connection pool for one of the two supported databases.
 #[derive(Clone, Debug)]
 pub enum Db {
@@ -79,6 +96,15 @@ impl Db {
     pub async fn ping(&self) -> Result<(), StorageError> {
         with_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.map(|_| ()))?;
         Ok(())
+    }
+
+    /// How many connections the pool holds now, and may hold at most.
+    pub fn connections(&self) -> PoolUse {
+        with_pool!(self, pool => PoolUse {
+            open: pool.size(),
+            idle: u32::try_from(pool.num_idle()).unwrap_or(u32::MAX),
+            max: pool.options().get_max_connections(),
+        })
     }
 
     /// Waits for in-flight queries and closes every connection.

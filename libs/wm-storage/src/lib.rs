@@ -17,7 +17,7 @@ pub mod query;
 mod settings;
 mod tx;
 
-pub use db::{Backend, Db};
+pub use db::{Backend, Db, PoolUse};
 pub use error::{StorageError, is_unavailable};
 pub use migrate::{Migration, Migrations};
 pub use settings::{DatabaseSettings, redact};

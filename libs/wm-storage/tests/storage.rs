@@ -114,3 +114,28 @@ async fn unreachable_postgres_is_a_connect_error_reported_as_unavailable() {
     assert!(matches!(err, StorageError::Connect { backend: "postgres", .. }), "{err:?}");
     assert!(err.is_unavailable());
 }
+
+#[tokio::test]
+async fn connections_count_what_is_lent_out_against_the_maximum() {
+    for test_db in TestDb::each().await {
+        let db = test_db.db();
+        let held = match db {
+            Db::Sqlite(p) => (Some(p.acquire().await.unwrap()), None),
+            Db::Postgres(p) => (None, Some(p.acquire().await.unwrap())),
+        };
+        let lent = db.connections();
+        assert!(lent.in_use() >= 1 && lent.in_use() <= lent.open, "{:?}: {lent:?}", db.backend());
+        assert_eq!(lent.max, test_db.settings().max_connections);
+        drop(held);
+        // A returned connection goes back to the idle list in the background.
+        let mut left = db.connections();
+        for _ in 0..100 {
+            if left.in_use() < lent.in_use() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            left = db.connections();
+        }
+        assert_eq!(left.in_use(), lent.in_use() - 1, "{:?}: {left:?}", db.backend());
+    }
+}

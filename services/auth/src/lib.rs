@@ -19,6 +19,7 @@ pub mod domain;
 mod error;
 mod hashers;
 mod limiter;
+pub mod metrics;
 pub mod password;
 pub mod principals;
 pub mod projection;

@@ -5,7 +5,7 @@ use wm_storage::Db;
 
 use crate::{
     SessionSettings, actions::Stores, audit::Audit, cookie::RefreshCookie, hashers::Hashers, limiter::LoginLimiter,
-    password, storage::sessions::SessionPolicy,
+    metrics::LoginMetrics, password, storage::sessions::SessionPolicy,
 };
 
 /// What the auth routes share.
@@ -22,6 +22,8 @@ pub struct AuthState {
     /// Verified when the username is unknown, so that a wrong username takes
     /// as long as a wrong password and timing does not reveal who exists.
     pub dummy_hash: String,
+    /// Sign-ins by outcome; the caller registers them (`/metrics`).
+    pub logins: LoginMetrics,
 }
 
 impl AuthState {
@@ -47,6 +49,7 @@ impl AuthState {
             limiter: LoginLimiter::new(settings.max_failures_per_ip, settings.max_failures_per_user),
             hashers: Hashers::start(settings.max_concurrent_hashes as usize),
             dummy_hash,
+            logins: LoginMetrics::default(),
         })
     }
 }

@@ -62,6 +62,7 @@ async fn send_pending(ingest: &IngestState, link: &Link) -> Result<(), DispatchE
         outbox::stage(&mut tx, NAME, None, &envelopes).await?;
         tx.commit().await?;
         ingest.relay.wake();
+        ingest.metrics.valve_commands(valve::Status::Sent, 1);
         tracing::info!(command = command.command_id, gateway = command.gateway_serial, "valve command sent");
     }
     Ok(())

@@ -67,6 +67,9 @@ impl Application {
         );
         let services = Services::build(settings, role, &wiring, clock, &mut metrics).await?;
         let lag = wm_eventlog::projection::LagMetric::register(&mut metrics);
+        if let Some(db) = wiring.db() {
+            metrics::DbPoolMetrics::register(&mut metrics, db.clone());
+        }
         let server = http_server(settings, role, &wiring, &services, metrics, listener)?;
         let mut services = services;
         let mqtt = services.start(settings, role, &mut wiring).await?;

@@ -62,8 +62,9 @@ impl Services {
         let Some(db) = wiring.db() else { return Ok(services) };
         if role.mounts(Service::Auth) {
             let audit = wm_auth::audit::Audit::open(log.clone()).await.context("event_log: the auth topic")?;
-            services.auth =
-                Some(web::Data::new(wm_auth::AuthState::new(db.clone(), audit, &settings.auth.sessions).await?));
+            let mut auth = wm_auth::AuthState::new(db.clone(), audit, &settings.auth.sessions).await?;
+            auth.logins = wm_auth::metrics::LoginMetrics::register(metrics);
+            services.auth = Some(web::Data::new(auth));
         }
         if role.mounts(Service::DeviceRegistry) {
             log.ensure_topics(&[wm_proto::topics::REGISTRY, wm_proto::topics::AUDIT])

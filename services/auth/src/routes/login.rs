@@ -12,6 +12,7 @@ use crate::{
     AuthState, audit,
     error::AuthError,
     hashers::HashersError,
+    metrics::Login,
     password,
     storage::{sessions, users},
 };
@@ -75,6 +76,7 @@ pub async fn post(
     let ip = wm_http::client_ip(&req);
     if let Err(retry_after_secs) = state.limiter.check(&state.db, ip, &username, Utc::now()).await? {
         tracing::warn!(?ip, "login throttled");
+        state.logins.count(Login::Throttled);
         return Err(AuthError::Throttled { retry_after_secs }.into());
     }
     let found = users::find_for_login(&state.db, &username).await?;
@@ -82,6 +84,7 @@ pub async fn post(
     let matches = state.hashers.run(move || password::verify(&password, &hash)).await.map_err(|e| {
         if matches!(e, HashersError::Busy) {
             tracing::warn!(?ip, "login shed: the password hashing queue is full");
+            state.logins.count(Login::Shed);
         }
         AuthError::from(e)
     })?;
@@ -90,12 +93,14 @@ pub async fn post(
         _ => {
             state.limiter.record_failure(&state.db, ip, &username, Utc::now()).await?;
             tracing::info!(?ip, "login refused");
+            state.logins.count(Login::Failed);
             return Err(AuthError::InvalidCredentials.into());
         }
     };
     let refresh = sessions::start(&state.db, &user.id, state.policy, Utc::now()).await?;
     let access_token = tokens.issue(&subject(&user)).map_err(AuthError::from)?;
     tracing::info!(user = user.id, "signed in");
+    state.logins.count(Login::Succeeded);
     let event =
         UserLoggedIn { user_id: user.id.clone(), username: user.username.clone(), source_ip: audit::source_ip(&req) };
     state.audit.record(&user.id, &user.id, Payload::UserLoggedIn(event)).await;

@@ -127,5 +127,6 @@ pub async fn time_out_overdue(state: &IngestState) -> Result<usize, StorageError
     outbox::stage(&mut tx, NAME, None, &all).await?;
     tx.commit().await?;
     state.relay.wake();
+    state.metrics.valve_commands(valve::Status::TimedOut, timed_out_count as u64);
     Ok(timed_out_count)
 }
