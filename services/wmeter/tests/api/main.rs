@@ -12,6 +12,7 @@ mod headers;
 mod helpers;
 mod http2;
 mod integrations;
+mod monitoring;
 mod operability;
 mod replay;
 mod suite_embedded;

@@ -13,6 +13,7 @@ use wm_storage::with_pool;
 use super::{Gateway, json_when, known, rows};
 use crate::{
     helpers::{TestApp, eventually, spawn_app, spawn_each},
+    monitoring::sample,
     suite::{address, gateway_body, meter_body, register},
 };
 
@@ -104,21 +105,8 @@ async fn a_confirmed_shutdown_closes_the_valve_once() {
 #[tokio::test]
 async fn a_confirmation_that_cannot_be_audited_moves_no_valve() {
     let app = spawn_app().await;
-    register(&app, "gateways", gateway_body(1)).await;
-    let meter = register(&app, "wmeters", meter_body(1)).await;
-    known(&app, 1, 1).await;
-    let mut gw = Gateway::connect(&app, "GW00000001").await;
-    let now = app.clock.now().to_rfc3339();
-    let ble = address(0xC0, 1);
-    gw.send("ble", json!({"messageId": 1, "timestamp": now, "meter": ble, "rssi": -60}).to_string()).await;
-    gw.send(
-        "shutdown-request",
-        json!({"messageId": 2, "timestamp": now, "meter": ble, "requestId": "r-1"}).to_string(),
-    )
-    .await;
-    gw.acked(2).await;
+    let (meter, mut gw) = one_shutdown_request(&app).await;
     let status_path = format!("/api/proxy/wmeters/shutdown-requests/{meter}");
-    json_when(&app, &status_path, |s| s["status"] == "requested").await;
 
     // The audit store refuses the confirmation's record, and only it.
     execute(
@@ -153,6 +141,47 @@ async fn a_confirmation_that_cannot_be_audited_moves_no_valve() {
     assert_eq!((&entry["target"], &entry["role"]), (&json!(meter), &json!("operator")));
     assert_eq!((&entry["before"]["status"], &entry["after"]["status"]), (&json!("requested"), &json!("confirmed")));
     assert_eq!(entry["after"]["valveCommandId"], command["commandId"]);
+}
+
+/// One meter, heard by its gateway, which asks to shut it down (`r-1`):
+/// the meter's id and the gateway.
+async fn one_shutdown_request(app: &TestApp) -> (String, Gateway) {
+    register(app, "gateways", gateway_body(1)).await;
+    let meter = register(app, "wmeters", meter_body(1)).await;
+    known(app, 1, 1).await;
+    let mut gw = Gateway::connect(app, "GW00000001").await;
+    let now = app.clock.now().to_rfc3339();
+    let ble = address(0xC0, 1);
+    gw.send("ble", json!({"messageId": 1, "timestamp": now, "meter": ble, "rssi": -60}).to_string()).await;
+    gw.send(
+        "shutdown-request",
+        json!({"messageId": 2, "timestamp": now, "meter": ble, "requestId": "r-1"}).to_string(),
+    )
+    .await;
+    gw.acked(2).await;
+    json_when(app, &format!("/api/proxy/wmeters/shutdown-requests/{meter}"), |s| s["status"] == "requested").await;
+    (meter, gw)
+}
+
+/// The dispatcher counts the commands it sends, and the sweep those it
+/// times out (`wmeter_valve_commands_total`, which deploy/monitoring alerts on).
+#[tokio::test]
+async fn sent_and_timed_out_commands_are_counted() {
+    let app = spawn_app().await;
+    let (meter, mut gw) = one_shutdown_request(&app).await;
+    let commands = |status: &'static str| {
+        let app = &app;
+        async move { sample(app, "wmeter_valve_commands_total", &format!("status=\"{status}\"")).await }
+    };
+    assert_eq!((commands("sent").await, commands("timed-out").await), (Some(0.0), Some(0.0)));
+    answer(&app, &meter, "confirmed").await;
+    gw.command().await;
+    eventually("the command counted sent", || async { (commands("sent").await == Some(1.0)).then_some(()) }).await;
+    // The timeout is 10 minutes; nobody acks.
+    app.clock.advance(chrono::Duration::minutes(11));
+    eventually("the command counted timed out", || async { (commands("timed-out").await == Some(1.0)).then_some(()) })
+        .await;
+    assert_eq!(commands("sent").await, Some(1.0), "a timed-out command is not sent again");
 }
 
 async fn execute(app: &TestApp, sql: &'static str) {

@@ -1,0 +1,117 @@
+//! What deploy/monitoring's alerts and dashboards read is what w-meter
+//! exports, and the metrics they need move on the real behaviour.
+
+mod promql;
+mod sources;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::json;
+use wm_domain::Clock;
+use wm_http::auth::Role;
+
+use crate::{
+    helpers::{TestApp, eventually, spawn_app, user},
+    telemetry::Gateway,
+};
+
+/// The value of the series `name` whose labels include `label`
+/// (`outcome="failed"`), in `/metrics`.
+pub async fn sample(app: &TestApp, name: &str, label: &str) -> Option<f64> {
+    let body = app.get("/metrics").await.text().await.unwrap();
+    let line = body.lines().find(|l| l.starts_with(&format!("{name}{{")) && l.contains(label))?;
+    line.rsplit(' ').next()?.parse().ok()
+}
+
+/// The metric names of every series in `/metrics`.
+async fn exported(app: &TestApp) -> BTreeSet<String> {
+    let body = app.get("/metrics").await.text().await.unwrap();
+    body.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| l.split(['{', ' ']).next().unwrap().to_owned())
+        .collect()
+}
+
+/// deploy/monitoring/external-metrics.txt: each metric that comes from
+/// outside w-meter, with why it is needed.
+fn external_metrics() -> BTreeMap<String, String> {
+    let path = sources::monitoring_dir().join("external-metrics.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let entries = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
+    entries
+        .map(|l| {
+            let (name, reason) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
+            assert!(!reason.trim().is_empty(), "{}: {name} needs a reason", path.display());
+            (name.to_owned(), reason.trim().to_owned())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn every_metric_the_alerts_and_dashboards_read_is_exported() {
+    let app = spawn_app().await;
+    // Series appear once something happened: a request, a projection's
+    // first lag reading, a dead letter (a gateway nobody registered).
+    assert_eq!(app.get("/healthz").await.status(), 200);
+    let mut stranger = Gateway::connect(&app, "ZZ99999999").await;
+    let heartbeat = json!({"messageId": 1, "timestamp": app.clock.now().to_rfc3339()});
+    stranger.send("heartbeat", heartbeat.to_string()).await;
+    stranger.acked(1).await;
+    let exported = eventually("a dead letter and a lag reading", || async {
+        let names = exported(&app).await;
+        let ready = ["wmeter_ingest_dead_letters_total", "wmeter_consumer_lag"].iter().all(|n| names.contains(*n));
+        ready.then_some(names)
+    })
+    .await;
+
+    let external = external_metrics();
+    let used: Vec<_> = sources::rule_exprs().into_iter().chain(sources::dashboard_queries()).collect();
+    assert!(used.len() > 20, "the rules and dashboards were read: {used:?}");
+    let mut missing = Vec::new();
+    let mut used_names = BTreeSet::new();
+    for (place, expr) in &used {
+        let names = promql::metric_names(expr);
+        assert!(!names.is_empty(), "{place} reads no metric: {expr}");
+        for name in names {
+            if !exported.contains(&name) && !external.contains_key(&name) {
+                missing.push(format!("{place}: {name}"));
+            }
+            used_names.insert(name);
+        }
+    }
+    assert!(missing.is_empty(), "read but not exported by w-meter:\n{}\nexported: {exported:?}", missing.join("\n"));
+    for name in external.keys() {
+        assert!(!exported.contains(name), "{name} is w-meter's own: take it off external-metrics.txt");
+        assert!(used_names.contains(name), "{name} is used by no rule or panel: take it off external-metrics.txt");
+    }
+}
+
+#[tokio::test]
+async fn sign_ins_are_counted_by_outcome() {
+    let app = spawn_app().await;
+    user(&app, "metered", Role::Viewer).await;
+    for outcome in ["succeeded", "failed", "throttled", "shed"] {
+        assert_eq!(logins(&app, outcome).await, Some(0.0), "{outcome} starts at zero");
+    }
+    let login = |password: &'static str| {
+        let body = json!({"username": "metered", "password": password});
+        app.client.post(format!("{}/api/auth/login", app.url)).json(&body).send()
+    };
+    assert_eq!(login("a wrong password").await.unwrap().status(), 401);
+    assert_eq!(login("a-long-password").await.unwrap().status(), 200);
+    assert_eq!((logins(&app, "failed").await, logins(&app, "succeeded").await), (Some(1.0), Some(1.0)));
+}
+
+async fn logins(app: &TestApp, outcome: &str) -> Option<f64> {
+    sample(app, "wmeter_auth_logins_total", &format!("outcome=\"{outcome}\"")).await
+}
+
+#[tokio::test]
+async fn the_database_pool_is_read_at_each_scrape() {
+    let app = spawn_app().await;
+    let max = sample(&app, "wmeter_db_pool_connections_max", "service=").await;
+    assert_eq!(max, Some(f64::from(app.db().connections().max)));
+    let in_use = sample(&app, "wmeter_db_pool_connections_in_use", "service=").await.unwrap();
+    let idle = sample(&app, "wmeter_db_pool_connections_idle", "service=").await.unwrap();
+    assert!(in_use + idle >= 1.0 && in_use + idle <= max.unwrap(), "{in_use} in use, {idle} idle");
+}
