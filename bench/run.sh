@@ -15,11 +15,11 @@ case "$mode" in
   full)
     profile=release; runs=5; gateways=50; meters=20; messages=100000; cluster_runs=3; latency=10
     seed=(--gateways 10000 --meters 1000000 --readings 2000000); clients=32; seconds=10
-    streams=10000; events=10; uplinks=100000; import_rows=10000 ;;
+    streams=10000; h2_streams=50000; per_connection=1000; events=10; uplinks=100000; import_rows=10000 ;;
   smoke)
     profile=debug; runs=1; gateways=2; meters=2; messages=200; cluster_runs=1; latency=1
     seed=(--gateways 3 --meters 30 --readings 100); clients=4; seconds=1
-    streams=20; events=2; uplinks=200; import_rows=50 ;;
+    streams=20; h2_streams=20; per_connection=10; events=2; uplinks=200; import_rows=50 ;;
   *) echo "usage: bench/run.sh full|smoke" >&2; exit 2 ;;
 esac
 
@@ -71,6 +71,7 @@ report() {
   "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds"
   "$bin/wm-bench" projection --uplinks "$uplinks" --runs "$runs"
   "$bin/wm-bench" sse --wmeter "$bin/wmeter" --streams "$streams" --events "$events"
+  "$bin/wm-bench" sse --wmeter "$bin/wmeter" --streams "$h2_streams" --http2 "$per_connection" --events "$events"
   "$bin/wm-bench" import --wmeter "$bin/wmeter" --rows "$import_rows" --runs "$runs"
   web_rows
   "$bin/wm-bench" lcp --wmeter "$bin/wmeter" --runs "$runs"
@@ -86,7 +87,8 @@ else
     "MQTT → committed projection, distributed" "MQTT → visible in the API, distributed" "API list" "API detail" "API count" \
     "API search" "API activity" "API mixed reads" "… until the rollups" "API a year of one meter" \
     "API 30 days of the network" "API a map view" "billing export" "server memory growth while the export" \
-    "projection writes" "SSE: alert" "SSE: memory" "import: " \
+    "projection writes" "SSE: alert.*streams |" "SSE: memory.*streams |" \
+    "SSE: alert.*HTTP/2" "SSE: memory.*HTTP/2" "import: " \
     "web: initial route" "web: the whole app" "web: LCP"; do
     grep -q "^| $figure.* | [0-9.]\+ [^|]* |" "$out" || { echo "bench-smoke: no figure for '$figure'" >&2; exit 1; }
   done

@@ -29,6 +29,11 @@ pub struct Args {
     /// Events sent to every stream, one after another.
     #[arg(long, default_value_t = 10)]
     events: u32,
+    /// Carry this many streams on each HTTP/2 connection (h2c) instead of
+    /// one HTTP/1.1 connection per stream: past the process's file
+    /// descriptors, as a proxy in front of w-meter would.
+    #[arg(long)]
+    http2: Option<usize>,
 }
 
 /// Streams opening at once.
@@ -38,12 +43,13 @@ const EVENT_TIMEOUT: Duration = Duration::from_secs(120);
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
     ensure!(args.streams > 0 && args.events > 0, "every count must be positive");
+    ensure!(args.http2 != Some(0), "--http2 carries at least one stream per connection");
     let server = Server::start(&args.common.wmeter, None, None).await?;
     let fleet = Fleet::register(server.sign_in().await?, server.broker(), 1, args.events).await?;
     let (serial, meters) = fleet.gateways[0].clone();
     let url = format!("{}/api/notifications", server.url);
     let before = server.rss_mib()?;
-    let streams = Streams::open(&url, Some(&fleet.api.token), args.streams).await?;
+    let streams = Streams::open(&url, Some(&fleet.api.token), args.streams, args.http2).await?;
     let ours_per_stream = (server.rss_mib()? - before) * 1024.0 / args.streams as f64;
     let (client, mut eventloop) = rumqttc::AsyncClient::new(publisher::options(&fleet.broker, "bench-sse-alerts"), 100);
     tokio::spawn(async move { while eventloop.poll().await.is_ok() {} });
@@ -63,7 +69,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
 
     let mut reference = Reference::start()?;
     let before = reference.rss_mib()?;
-    let streams = Streams::open(&format!("{}/sse", reference.url), None, args.streams).await?;
+    let streams = Streams::open(&format!("{}/sse", reference.url), None, args.streams, args.http2).await?;
     let reference_per_stream = (reference.rss_mib()? - before) * 1024.0 / args.streams as f64;
     let http = wm_http::client::client();
     let publish = |_| {
@@ -77,9 +83,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     drop(streams);
     reference.stop();
 
-    let what = format!("SSE: alert over MQTT → every client, {} open streams", args.streams);
+    let over = args.http2.map_or_else(String::new, |n| format!(", {n} per HTTP/2 connection"));
+    let what = format!("SSE: alert over MQTT → every client, {} open streams{over}", args.streams);
     report::row(&what, "ms", &ours, Some(&bare), false, "p99 ≤ 200 ms");
-    report::row("SSE: memory per open stream", "KiB", &[ours_per_stream], Some(&[reference_per_stream]), false, "—");
+    let what = format!("SSE: memory per open stream, {} streams{over}", args.streams);
+    report::row(&what, "KiB", &[ours_per_stream], Some(&[reference_per_stream]), false, "—");
     Ok(())
 }
 
@@ -95,17 +103,25 @@ struct Streams {
 }
 
 impl Streams {
-    /// Opens `count` streams on `url` and returns once every one answered.
-    async fn open(url: &str, token: Option<&str>, count: usize) -> anyhow::Result<Streams> {
+    /// Opens `count` streams on `url` and returns once every one answered:
+    /// a connection each, or `http2` on each HTTP/2 connection.
+    async fn open(url: &str, token: Option<&str>, count: usize, http2: Option<usize>) -> anyhow::Result<Streams> {
         const MAX_EVENTS: usize = 1000;
-        let client = wm_http::client::builder().pool_max_idle_per_host(0).build()?;
+        // reqwest keeps one HTTP/2 connection per client and host.
+        let clients = match http2 {
+            None => vec![wm_http::client::builder().pool_max_idle_per_host(0).build()?],
+            Some(per) => (0..count.div_ceil(per))
+                .map(|_| wm_http::client::builder().http2_prior_knowledge().build())
+                .collect::<Result<_, _>>()?,
+        };
         let sent: Arc<Mutex<Vec<Option<Instant>>>> = Arc::new(Mutex::new(vec![None; MAX_EVENTS]));
         let received = Arc::new((0..MAX_EVENTS).map(|_| AtomicUsize::new(0)).collect::<Vec<_>>());
         let latencies_ms = Arc::new(Mutex::new(Vec::new()));
         let connecting = Arc::new(Semaphore::new(CONNECTING));
         let opened = Arc::new(AtomicUsize::new(0));
         let mut readers = tokio::task::JoinSet::new();
-        for _ in 0..count {
+        for i in 0..count {
+            let client = &clients[http2.map_or(0, |per| i / per)];
             let mut request = client.get(url).header("Accept", "text/event-stream");
             if let Some(token) = token {
                 request = request.bearer_auth(token);
@@ -122,7 +138,8 @@ impl Streams {
                     text.push_str(&String::from_utf8_lossy(&chunk?));
                     while let Some(end) = text.find("\n\n") {
                         let event: String = text.drain(..end + 2).collect();
-                        if event.lines().any(|l| l.starts_with("data:")) {
+                        // A notification has an id; a change hint (`event: hint`) has none.
+                        if event.lines().any(|l| l.starts_with("id:")) {
                             let at = sent.lock().map_err(|_| anyhow::anyhow!("poisoned"))?[seen];
                             if let Some(at) = at {
                                 latencies
@@ -247,7 +264,7 @@ pub async fn reference_server(port: u16) -> anyhow::Result<()> {
                 }),
             )
     })
-    .bind(("127.0.0.1", port))?
+    .bind_auto_h2c(("127.0.0.1", port))?
     .run()
     .await?;
     Ok(())
