@@ -11,7 +11,7 @@ use wm_domain::Clock;
 use wm_http::auth::Role;
 
 use crate::{
-    helpers::{TestApp, eventually, spawn_app, user},
+    helpers::{TestApp, eventually, spawn_app, spawn_each, user},
     telemetry::Gateway,
 };
 
@@ -88,18 +88,21 @@ async fn every_metric_the_alerts_and_dashboards_read_is_exported() {
 
 #[tokio::test]
 async fn sign_ins_are_counted_by_outcome() {
-    let app = spawn_app().await;
-    user(&app, "metered", Role::Viewer).await;
-    for outcome in ["succeeded", "failed", "throttled", "shed"] {
-        assert_eq!(logins(&app, outcome).await, Some(0.0), "{outcome} starts at zero");
+    for app in spawn_each(|s| s.auth.sessions.max_failures_per_user = 1).await {
+        user(&app, "metered", Role::Viewer).await;
+        for outcome in ["succeeded", "failed", "throttled", "shed"] {
+            assert_eq!(logins(&app, outcome).await, Some(0.0), "{outcome} starts at zero");
+        }
+        let login = |password: &'static str| {
+            let body = json!({"username": "metered", "password": password});
+            app.client.post(format!("{}/api/auth/login", app.url)).json(&body).send()
+        };
+        assert_eq!(login("a-long-password").await.unwrap().status(), 200);
+        assert_eq!(login("a wrong password").await.unwrap().status(), 401);
+        assert_eq!(login("a wrong password").await.unwrap().status(), 429, "one failure a user at most");
+        let counted = [logins(&app, "succeeded").await, logins(&app, "failed").await, logins(&app, "throttled").await];
+        assert_eq!(counted, [Some(1.0); 3]);
     }
-    let login = |password: &'static str| {
-        let body = json!({"username": "metered", "password": password});
-        app.client.post(format!("{}/api/auth/login", app.url)).json(&body).send()
-    };
-    assert_eq!(login("a wrong password").await.unwrap().status(), 401);
-    assert_eq!(login("a-long-password").await.unwrap().status(), 200);
-    assert_eq!((logins(&app, "failed").await, logins(&app, "succeeded").await), (Some(1.0), Some(1.0)));
 }
 
 async fn logins(app: &TestApp, outcome: &str) -> Option<f64> {
@@ -108,10 +111,11 @@ async fn logins(app: &TestApp, outcome: &str) -> Option<f64> {
 
 #[tokio::test]
 async fn the_database_pool_is_read_at_each_scrape() {
-    let app = spawn_app().await;
-    let max = sample(&app, "wmeter_db_pool_connections_max", "service=").await;
-    assert_eq!(max, Some(f64::from(app.db().connections().max)));
-    let in_use = sample(&app, "wmeter_db_pool_connections_in_use", "service=").await.unwrap();
-    let idle = sample(&app, "wmeter_db_pool_connections_idle", "service=").await.unwrap();
-    assert!(in_use + idle >= 1.0 && in_use + idle <= max.unwrap(), "{in_use} in use, {idle} idle");
+    for app in spawn_each(|_| {}).await {
+        let max = sample(&app, "wmeter_db_pool_connections_max", "service=").await;
+        assert_eq!(max, Some(f64::from(app.db().connections().max)));
+        let in_use = sample(&app, "wmeter_db_pool_connections_in_use", "service=").await.unwrap();
+        let idle = sample(&app, "wmeter_db_pool_connections_idle", "service=").await.unwrap();
+        assert!(in_use + idle >= 1.0 && in_use + idle <= max.unwrap(), "{in_use} in use, {idle} idle");
+    }
 }
