@@ -1,5 +1,6 @@
 use std::time::Duration;
 
+#[cfg(feature = "kafka")]
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use thiserror::Error;
 use wm_storage::StorageError;
@@ -27,12 +28,14 @@ pub enum EventLogError {
     /// A stored record could not be decoded.
     #[error("record {topic}/{partition}@{offset} is corrupt: {reason}")]
     CorruptRecord { topic: String, partition: i32, offset: i64, reason: &'static str },
+    #[cfg(feature = "kafka")]
     #[error("kafka: {operation} failed")]
     Kafka {
         operation: &'static str,
         #[source]
         source: KafkaError,
     },
+    #[cfg(feature = "kafka")]
     #[error("kafka: cannot create topic '{topic}': {code}")]
     TopicCreation { topic: String, code: RDKafkaErrorCode },
     #[error("{operation} timed out after {after:?}")]
@@ -46,6 +49,7 @@ pub enum EventLogError {
 }
 
 impl EventLogError {
+    #[cfg(feature = "kafka")]
     pub(crate) fn kafka(operation: &'static str) -> impl FnOnce(KafkaError) -> EventLogError {
         move |source| EventLogError::Kafka { operation, source }
     }
@@ -56,7 +60,9 @@ impl EventLogError {
         match self {
             EventLogError::Storage(e) => e.is_unavailable(),
             EventLogError::Database(e) => wm_storage::is_unavailable(e),
-            EventLogError::Kafka { .. } | EventLogError::Timeout { .. } => true,
+            #[cfg(feature = "kafka")]
+            EventLogError::Kafka { .. } => true,
+            EventLogError::Timeout { .. } => true,
             _ => false,
         }
     }

@@ -6,8 +6,7 @@ use wm_storage::Db;
 use crate::{
     EventLog, Result,
     embedded::{EmbeddedLog, EmbeddedSettings},
-    kafka::{KafkaLog, KafkaSettings},
-    namespace::Namespaced,
+    kafka::KafkaSettings,
 };
 
 /// Which event log to run, chosen by configuration: `kind = "embedded"`
@@ -46,8 +45,20 @@ pub fn open_without_db(settings: &EventLogSettings) -> Result<Option<Arc<dyn Eve
     }
 }
 
+#[cfg(feature = "kafka")]
 fn open_kafka(kafka: &KafkaSettings) -> Result<Arc<dyn EventLog>> {
-    Ok(Namespaced::wrap(Arc::new(KafkaLog::connect(kafka.clone())?), &kafka.namespace))
+    Ok(crate::namespace::Namespaced::wrap(Arc::new(crate::kafka::KafkaLog::connect(kafka.clone())?), &kafka.namespace))
+}
+
+/// A build without the `kafka` feature (`make run`'s) says so.
+#[cfg(not(feature = "kafka"))]
+fn open_kafka(_: &KafkaSettings) -> Result<Arc<dyn EventLog>> {
+    Err(crate::EventLogError::InvalidSettings {
+        key: "event_log.kind",
+        message: "this wmeter was built without the Kafka adapter; build it with the `kafka` feature \
+                  (the default: `cargo build --bin wmeter`)"
+            .to_owned(),
+    })
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+#[cfg(feature = "kafka")]
 use rdkafka::ClientConfig;
 use serde::{Deserialize, Serialize};
 
@@ -70,6 +71,7 @@ impl KafkaSecurity {
     }
 
     /// Sets librdkafka's properties for it.
+    #[cfg(feature = "kafka")]
     pub(crate) fn apply(&self, config: &mut ClientConfig) {
         let protocol = self.protocol();
         if protocol == "plaintext" {
@@ -117,6 +119,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "kafka")]
     fn sasl_ssl_sets_tls_with_host_checks_and_the_login() {
         let settings = KafkaSecurity {
             ca_file: "/etc/kafka-ca.crt".into(),
