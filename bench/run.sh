@@ -78,7 +78,7 @@ report() {
 }
 
 if [[ $mode == full ]]; then
-  report | tee -a bench/RESULTS.md
+  { report; bench/first-run.sh; } | tee -a bench/RESULTS.md
 else
   out=$(mktemp)
   trap 'rm -f "$out"' EXIT
