@@ -39,6 +39,17 @@ pub async fn meter(app: &TestApp, n: u32) -> String {
     id
 }
 
+/// Waits until `table` (one of the service's own) holds `rows` rows.
+pub async fn until_counted(app: &TestApp, what: &str, table: &str, rows: i64) {
+    let sql = format!("SELECT COUNT(*) FROM {table}");
+    eventually(what, || async {
+        let sql = sqlx::AssertSqlSafe(sql.clone());
+        let n: i64 = with_pool!(app.db(), pool => sqlx::query_scalar(sql).fetch_one(pool).await).unwrap();
+        (n == rows).then_some(())
+    })
+    .await;
+}
+
 /// Registers gateway `GW{n:08}` as the registry does; returns its id.
 pub async fn gateway(app: &TestApp, n: u32) -> String {
     let (id, registered) = gateway_registered(n);

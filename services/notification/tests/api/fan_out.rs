@@ -13,8 +13,8 @@ use wm_notification::{
 use wm_test_support::sse::{Events, notified};
 
 use crate::{
-    events::{alert, meter, user},
-    helpers::{eventually, spawn_each},
+    events::{alert, meter, until_counted, user},
+    helpers::spawn_each,
 };
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -26,13 +26,7 @@ async fn every_stream_of_a_user_gets_each_notification_once_and_a_resumed_one_ca
     for app in spawn_each(HEARTBEAT).await {
         let ann = user(&app, "ann", Role::Operator).await;
         let meter = meter(&app, 1).await;
-        eventually("the meter's name is known", || async {
-            let sql = "SELECT COUNT(*) FROM notification_devices";
-            let n: i64 =
-                wm_storage::with_pool!(app.db(), pool => sqlx::query_scalar(sql).fetch_one(pool).await).unwrap();
-            (n == 1).then_some(())
-        })
-        .await;
+        until_counted(&app, "the meter's name is known", "notification_devices", 1).await;
         let mut streams = Vec::new();
         for _ in 0..8 {
             streams.push(Events::open(&app, &ann, None).await);

@@ -9,7 +9,7 @@ use wm_http::auth::Role;
 use wm_proto::{Envelope, Payload, time::to_timestamp, v1::GatewayActivity};
 
 use crate::{
-    events::{gateway, meter, user},
+    events::{gateway, meter, until_counted, user},
     helpers::{eventually, spawn_each},
 };
 
@@ -33,13 +33,7 @@ async fn a_silent_gateway_is_one_notification() {
             heard.push(envelope);
         }
         app.publish(&heard).await;
-        eventually("the gateway's sightings are in", || async {
-            let sql = "SELECT COUNT(*) FROM notification_gateways";
-            let n: i64 =
-                wm_storage::with_pool!(app.db(), pool => sqlx::query_scalar(sql).fetch_one(pool).await).unwrap();
-            (n == 1).then_some(())
-        })
-        .await;
+        until_counted(&app, "the gateway's sightings are in", "notification_gateways", 1).await;
 
         app.clock.advance(Span::hours(30));
         let list = || {

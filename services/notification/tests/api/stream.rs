@@ -11,7 +11,7 @@ use wm_http::auth::Role;
 use wm_test_support::sse::{Events, notified};
 
 use crate::{
-    events::{alert, meter, user},
+    events::{alert, meter, until_counted, user},
     helpers::{eventually, projections, spawn_each},
 };
 
@@ -24,13 +24,7 @@ async fn alerts_reach_the_stream_and_the_list() {
         let bob = user(&app, "bob", Role::Admin).await;
         let vic = user(&app, "vic", Role::Viewer).await;
         let meter = meter(&app, 1).await;
-        eventually("the meter's name is known", || async {
-            let sql = "SELECT COUNT(*) FROM notification_devices";
-            let n: i64 =
-                wm_storage::with_pool!(app.db(), pool => sqlx::query_scalar(sql).fetch_one(pool).await).unwrap();
-            (n == 1).then_some(())
-        })
-        .await;
+        until_counted(&app, "the meter's name is known", "notification_devices", 1).await;
 
         let mut stream = Events::open(&app, &ann, None).await;
         app.publish(&[alert(&meter, "leak")]).await;
