@@ -3,7 +3,11 @@
 //! canonical form. The table's primary key is the guarantee; the checks
 //! here only make the error nicer.
 
-use wm_storage::{Db, StorageError, Tx, execute, with_pool, with_tx};
+use wm_storage::{
+    Db, StorageError, Tx, execute,
+    query::{Bind, fetch_all},
+    with_pool, with_tx,
+};
 
 /// `(field, canonical value)` pairs of one device.
 pub type Identifiers = Vec<(&'static str, String)>;
@@ -19,6 +23,23 @@ pub async fn exists(db: &Db, field: &str, value: &str) -> Result<bool, StorageEr
 pub async fn owner(db: &Db, field: &str, value: &str) -> Result<Option<String>, StorageError> {
     let sql = "SELECT device_id FROM device_identifiers WHERE field = $1 AND value = $2";
     Ok(with_pool!(db, pool => sqlx::query_scalar(sql).bind(field).bind(value).fetch_optional(pool).await)?)
+}
+
+/// The devices holding any of `wanted`, each pair found through the
+/// primary key: what a search for a whole identifier is.
+pub async fn holders(db: &Db, wanted: &Identifiers) -> Result<Vec<String>, StorageError> {
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut binds = Vec::with_capacity(wanted.len() * 2);
+    let mut conditions = Vec::with_capacity(wanted.len());
+    for (field, value) in wanted {
+        binds.extend([Bind::Text((*field).to_owned()), Bind::Text(value.clone())]);
+        conditions.push(format!("(field = ${} AND value = ${})", binds.len() - 1, binds.len()));
+    }
+    let sql = format!("SELECT DISTINCT device_id FROM device_identifiers WHERE {}", conditions.join(" OR "));
+    let rows: Vec<(String,)> = fetch_all(db, sql, binds).await?;
+    Ok(rows.into_iter().map(|(id,)| id).collect())
 }
 
 /// The fields of `wanted` whose values another device holds.

@@ -112,3 +112,25 @@ pub async fn a_device_holding_a_term_s_trigrams_apart_is_not_a_match(t: &Target)
     register(t, "wmeters", apart).await;
     assert_eq!(ids(&search(t, &term, 0).await), [holds], "{term}");
 }
+
+/// A whole identifier finds its device first, however many newer devices
+/// hold it as a substring: the substring matches are capped at the newest
+/// 100, and the serial is looked up by equality beside them.
+pub async fn a_whole_serial_comes_first_among_more_than_a_page_of_substring_matches(t: &Target) {
+    let serial = format!("{:010}", 7_000_000_000_u64 + u64::from(t.n(0)));
+    let mut body = meter_body(t.n(60));
+    body["serialNumber"] = json!(serial);
+    let whole = register(t, "wmeters", body).await;
+    // 101 newer meters whose BLE address holds the serial's ten digits.
+    for i in 0..101_u32 {
+        let mut body = meter_body(t.n(61 + i));
+        let hex = format!("{serial}{i:02x}");
+        let pairs: Vec<&str> = (0..6).map(|k| &hex[2 * k..2 * k + 2]).collect();
+        body["bleAddress"] = json!(pairs.join(":"));
+        register(t, "wmeters", body).await;
+    }
+    let found = ids(&search(t, &serial, 0).await);
+    assert_eq!((found.len(), found.first()), (100, Some(&whole)), "a page, the whole serial's meter first");
+    let prefixed = ids(&search(t, &format!("w-{serial}"), 0).await);
+    assert_eq!(prefixed, [whole], "with its prefix, only its meter's name holds it");
+}
