@@ -1,4 +1,4 @@
-//! The security headers of every response (docs/security.md): the
+//! The security headers of every response (docs/reliability.md): the
 //! dashboard, an API answer, a refusal and the API's documentation page.
 
 use reqwest::header::HeaderMap;
