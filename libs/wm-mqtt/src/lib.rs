@@ -3,8 +3,9 @@
 //! - [`broker`]: the embedded MQTT 3.1.1 broker of `wmeter serve`, which
 //!   acknowledges a publish only once the durable session (ingest's) has
 //!   acknowledged it;
-//! - [`link`]: a client connection kept up with backoff, whose deliveries
-//!   are acknowledged by hand once they are stored.
+//! - [`link`]: ingest's side of a broker, a client connection kept up with
+//!   backoff or the embedded broker's durable session taken in-process,
+//!   whose deliveries are acknowledged by hand once they are stored.
 //!
 //! The MQTT contract itself (topics, payloads) is `wm-uplink`'s.
 
@@ -13,7 +14,7 @@ pub mod link;
 pub mod password;
 
 pub use broker::{
-    Access, Attempt, Authenticator, BrokerError, Durable, EmbeddedBroker, MAX_PACKET_BYTES, Refusal, TlsError,
-    TlsListener, fingerprint, server_config,
+    Access, Attempt, Authenticator, BrokerError, Durable, EmbeddedBroker, LocalDelivery, LocalSession,
+    MAX_PACKET_BYTES, Refusal, TlsError, TlsListener, fingerprint, server_config,
 };
-pub use link::{Delivery, Link, Login};
+pub use link::{Deliveries, Delivery, Link, Login};

@@ -1,7 +1,9 @@
-//! A client connection to the broker (rumqttc), kept up with backoff.
-//! Deliveries are acknowledged by hand, after they are stored: the session
-//! is persistent (`clean_session = false`), so the broker redelivers what
-//! was not acknowledged when the connection dropped.
+//! Ingest's way to its broker: a client connection (rumqttc), kept up with
+//! backoff, or, when the broker is embedded in the same process, its
+//! durable session taken directly. Deliveries are acknowledged by hand,
+//! after they are stored: the session is persistent (`clean_session =
+//! false`), so the broker redelivers what was not acknowledged when the
+//! connection dropped.
 
 use std::{
     sync::{
@@ -15,7 +17,7 @@ use rumqttc::{AsyncClient, Event, EventLoop, MqttOptions, Packet, Publish, QoS};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::broker::MAX_PACKET_BYTES;
+use crate::broker::{EmbeddedBroker, LocalDelivery, LocalSession, MAX_PACKET_BYTES};
 
 /// Where and as whom to connect.
 #[derive(Clone)]
@@ -38,33 +40,78 @@ impl std::fmt::Debug for Login {
     }
 }
 
-/// A message delivered on one connection; it may be acknowledged only on
-/// that connection.
+/// A message delivered to ingest. One from a connection may be
+/// acknowledged only on that connection.
 #[derive(Debug)]
-pub struct Delivery {
-    pub publish: Publish,
-    connection: u64,
+pub enum Delivery {
+    Remote { publish: Publish, connection: u64 },
+    Local(LocalDelivery),
 }
 
-/// The client side of a connection: publish, and acknowledge deliveries.
+impl Delivery {
+    pub fn topic(&self) -> &str {
+        match self {
+            Delivery::Remote { publish, .. } => &publish.topic,
+            Delivery::Local(delivery) => delivery.topic(),
+        }
+    }
+
+    pub fn payload(&self) -> &[u8] {
+        match self {
+            Delivery::Remote { publish, .. } => &publish.payload,
+            Delivery::Local(delivery) => delivery.payload(),
+        }
+    }
+}
+
+/// Where deliveries come from: a connection's task, or the embedded
+/// broker's durable session.
+#[derive(Debug)]
+pub enum Deliveries {
+    Remote(mpsc::UnboundedReceiver<Delivery>),
+    Local(LocalSession),
+}
+
+impl Deliveries {
+    /// The next delivery; `None` once the connection or broker is gone.
+    pub async fn recv(&mut self) -> Option<Delivery> {
+        match self {
+            Deliveries::Remote(rx) => rx.recv().await,
+            Deliveries::Local(session) => session.recv().await.map(Delivery::Local),
+        }
+    }
+
+    /// The next delivery if one is waiting.
+    pub fn try_recv(&mut self) -> Option<Delivery> {
+        match self {
+            Deliveries::Remote(rx) => rx.try_recv().ok(),
+            Deliveries::Local(session) => session.try_recv().map(Delivery::Local),
+        }
+    }
+}
+
+/// Ingest's side of the broker: publish, and acknowledge deliveries.
 #[derive(Clone, Debug)]
-pub struct Link {
-    client: AsyncClient,
-    connection: Arc<AtomicU64>,
+pub enum Link {
+    Remote { client: AsyncClient, connection: Arc<AtomicU64> },
+    Local(EmbeddedBroker),
 }
 
 impl Link {
+    /// Takes the durable session of `broker`, in this process; `None`
+    /// while a network client holds it.
+    pub fn local(broker: &EmbeddedBroker) -> Option<(Self, Deliveries)> {
+        let session = broker.take_durable()?;
+        Some((Link::Local(broker.clone()), Deliveries::Local(session)))
+    }
+
     /// Connects (retrying until `stop`), subscribes to `filter` at QoS 1 on
     /// every connection, and sends what arrives on the returned channel.
     /// Messages are acknowledged by [`Link::ack`]; the broker sends at most
     /// its in-flight window of unacknowledged ones, so the channel needs no
     /// bound, and the connection must always be read: the acknowledgements
     /// go out through it.
-    pub fn subscribe(
-        login: &Login,
-        filter: String,
-        stop: CancellationToken,
-    ) -> (Self, mpsc::UnboundedReceiver<Delivery>) {
+    pub fn subscribe(login: &Login, filter: String, stop: CancellationToken) -> (Self, Deliveries) {
         let mut options = MqttOptions::new(&login.client_id, &login.host, login.port);
         options
             .set_credentials(&login.username, &login.password)
@@ -75,23 +122,40 @@ impl Link {
         let (client, eventloop) = AsyncClient::new(options, 1024);
         let connection = Arc::new(AtomicU64::new(0));
         let (tx, rx) = mpsc::unbounded_channel();
-        let link = Self { client: client.clone(), connection: connection.clone() };
+        let link = Self::Remote { client: client.clone(), connection: connection.clone() };
         tokio::spawn(drive(eventloop, client, filter, connection, tx, stop));
-        (link, rx)
+        (link, Deliveries::Remote(rx))
     }
 
     /// Acknowledges `delivery`, unless it came on a connection that has
     /// since dropped (the broker delivers it again).
-    pub async fn ack(&self, delivery: &Delivery) -> Result<(), rumqttc::ClientError> {
-        if delivery.connection != self.connection.load(Ordering::Acquire) {
-            return Ok(());
+    pub async fn ack(&self, delivery: Delivery) -> Result<(), rumqttc::ClientError> {
+        match (self, delivery) {
+            (Link::Remote { client, connection: current }, Delivery::Remote { publish, connection }) => {
+                if connection != current.load(Ordering::Acquire) {
+                    return Ok(());
+                }
+                client.ack(&publish).await
+            }
+            (_, Delivery::Local(delivery)) => {
+                delivery.ack();
+                Ok(())
+            }
+            // A delivery is acknowledged on the link it came from; any
+            // other one cannot, and the broker delivers it again.
+            (Link::Local(_), Delivery::Remote { .. }) => Ok(()),
         }
-        self.client.ack(&delivery.publish).await
     }
 
     /// Publishes at QoS 1 (queued until the connection is up).
     pub async fn publish(&self, topic: String, payload: Vec<u8>) -> Result<(), rumqttc::ClientError> {
-        self.client.publish(topic, QoS::AtLeastOnce, false, payload).await
+        match self {
+            Link::Remote { client, .. } => client.publish(topic, QoS::AtLeastOnce, false, payload).await,
+            Link::Local(broker) => {
+                broker.publish(topic, payload);
+                Ok(())
+            }
+        }
     }
 }
 
@@ -122,7 +186,7 @@ async fn drive(
                 }
             }
             Ok(Event::Incoming(Packet::Publish(publish))) => {
-                let delivery = Delivery { publish, connection: connection.load(Ordering::Acquire) };
+                let delivery = Delivery::Remote { publish, connection: connection.load(Ordering::Acquire) };
                 if tx.send(delivery).is_err() {
                     return;
                 }

@@ -38,37 +38,33 @@ pub async fn start(
     ingest: IngestState,
     stop: CancellationToken,
 ) -> Result<Mqtt, MqttError> {
-    let (broker, gateway_login, login, filter) = if settings.is_embedded() {
+    let (broker, gateway_login, (link, deliveries)) = if settings.is_embedded() {
         let listen =
             settings.listen.parse().map_err(|_| MqttError::Settings("mqtt.listen", settings.listen.clone()))?;
         let service = (settings.username.clone(), settings.password.clone().unwrap_or_else(random_secret));
         let gateways = settings.gateway_password.clone().map(|p| (settings.gateway_username.clone(), p));
-        let filter = UPLINKS.to_owned();
         let durable = Durable {
             client_id: settings.client_id.clone(),
             identity: format!("service:{}", service.0),
-            filter: filter.clone(),
+            filter: UPLINKS.to_owned(),
             window: 4 * settings.batch,
         };
         let identities = Identities {
             db: ingest.db.clone(),
             clock: ingest.clock.clone(),
             metrics: ingest.metrics.clone(),
-            service: service.clone(),
+            service,
             shared: gateways.clone(),
             refusal_log: RefusalLog::default(),
         };
         let broker = EmbeddedBroker::start(listen, tls, Arc::new(identities), durable).await?;
         tokio::spawn(close_revoked(broker.clone(), ingest.revocations.subscribe(), stop.clone()));
-        let addr = broker.addr();
-        let login = Login {
-            host: addr.ip().to_string(),
-            port: addr.port(),
-            client_id: settings.client_id.clone(),
-            username: service.0,
-            password: service.1,
-        };
-        (Some(broker), gateways, login, filter)
+        // Ingest takes its session in this process: no client connection,
+        // and a batch is acknowledged in one call.
+        let held =
+            || MqttError::Settings("mqtt.client_id", format!("{} is held by a network client", settings.client_id));
+        let local = Link::local(&broker).ok_or_else(held)?;
+        (Some(broker), gateways, local)
     } else {
         let (host, port) = settings.broker_address().map_err(|(key, message)| MqttError::Settings(key, message))?;
         let password = settings.password.clone().unwrap_or_default();
@@ -78,9 +74,8 @@ pub async fn start(
         };
         let login =
             Login { host, port, client_id: settings.client_id.clone(), username: settings.username.clone(), password };
-        (None, None, login, filter)
+        (None, None, Link::subscribe(&login, filter, stop.clone()))
     };
-    let (link, deliveries) = Link::subscribe(&login, filter, stop.clone());
     tokio::spawn(dispatch::run(ingest.clone(), link.clone(), stop.clone()));
     tokio::spawn(ingest::worker::run(ingest, link.clone(), deliveries, settings.batch, stop));
     Ok(Mqtt { broker, link, gateway_login })

@@ -6,10 +6,13 @@
 //! It keeps nothing on disk, so it acknowledges a QoS 1 publish only once
 //! the durable session (ingest's) has acknowledged every copy it got, and
 //! ingest acknowledges only what it has stored. A crash loses no message a
-//! gateway was told is stored: the gateway sends the rest again.
+//! gateway was told is stored: the gateway sends the rest again. Ingest in
+//! the same process takes the durable session without MQTT packets
+//! ([`EmbeddedBroker::take_durable`]).
 
 mod access;
 mod connection;
+mod local;
 mod router;
 mod session;
 mod tls;
@@ -21,6 +24,7 @@ use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 
 pub use access::{Access, Attempt, Authenticator, Refusal};
+pub use local::{LocalDelivery, LocalSession};
 pub use router::Durable;
 pub use tls::{TlsError, TlsListener, fingerprint, server_config};
 
@@ -88,6 +92,20 @@ impl EmbeddedBroker {
     /// The TLS listener's address, when there is one.
     pub fn tls_addr(&self) -> Option<SocketAddr> {
         self.tls_addr
+    }
+
+    /// Takes the durable session for ingest in this process, or `None`
+    /// while a network connection holds it. Dropping it gives the session
+    /// back, with the messages not taken yet.
+    pub fn take_durable(&self) -> Option<LocalSession> {
+        LocalSession::attach(self.shared.clone())
+    }
+
+    /// Publishes at QoS 1 from inside the process (valve commands), as a
+    /// client allowed everything would.
+    pub fn publish(&self, topic: String, payload: Vec<u8>) {
+        let publish = rumqttc::Publish::new(topic, rumqttc::QoS::AtLeastOnce, payload);
+        self.shared.router.publish(&publish, None);
     }
 
     /// Closes the connections of `identity` (its credential was revoked),

@@ -93,6 +93,11 @@ impl Router {
         router
     }
 
+    /// The session whose acknowledgement publishers wait for.
+    pub fn durable(&self) -> &Durable {
+        &self.durable
+    }
+
     /// How many messages a connection of this session may have in flight.
     pub fn window(&self, durable: bool, default: usize) -> usize {
         if durable { self.durable.window } else { default }

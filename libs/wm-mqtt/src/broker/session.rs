@@ -5,7 +5,7 @@ use std::{
     collections::{HashMap, VecDeque},
     sync::{
         Arc,
-        atomic::{AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
     },
 };
 
@@ -26,27 +26,37 @@ pub enum Outbound {
 
 /// A publisher's acknowledgement of one QoS 1 publish, held by every copy
 /// of the message a durable session has not acknowledged yet. The PUBACK
-/// goes out when the last copy is dropped; if the publisher's connection
-/// is gone by then, it goes nowhere and the publisher sends it again.
+/// goes out when the last copy is dropped, unless one copy was let go
+/// unstored ([`Acker::withhold`]); if the publisher's connection is gone by
+/// then, it goes nowhere and the publisher sends it again.
 #[derive(Debug)]
 pub struct Acker {
     pkid: u16,
     connection: UnboundedSender<Outbound>,
     held: Arc<AtomicUsize>,
+    withheld: AtomicBool,
 }
 
 impl Acker {
     /// `held` counts the publisher's acknowledgements not sent yet.
     pub fn new(pkid: u16, connection: UnboundedSender<Outbound>, held: Arc<AtomicUsize>) -> Arc<Self> {
         held.fetch_add(1, Ordering::AcqRel);
-        Arc::new(Self { pkid, connection, held })
+        Arc::new(Self { pkid, connection, held, withheld: AtomicBool::new(false) })
+    }
+
+    /// The message is let go without being stored: no PUBACK, so the
+    /// publisher sends it again when it reconnects.
+    pub fn withhold(&self) {
+        self.withheld.store(true, Ordering::Release);
     }
 }
 
 impl Drop for Acker {
     fn drop(&mut self) {
         self.held.fetch_sub(1, Ordering::AcqRel);
-        let _ = self.connection.send(Outbound::PubAck(self.pkid));
+        if !self.withheld.load(Ordering::Acquire) {
+            let _ = self.connection.send(Outbound::PubAck(self.pkid));
+        }
     }
 }
 
@@ -124,6 +134,15 @@ impl Session {
         sent.into_iter().map(|(_, publish)| publish).collect()
     }
 
+    /// Every message of the session, the ones sent first (in the order
+    /// sent), then the queued ones: for a connection in this process,
+    /// which takes messages without packet ids.
+    pub fn drain(&mut self) -> Vec<Message> {
+        let mut sent: Vec<_> = self.inflight.drain().map(|(_, sent)| sent).collect();
+        sent.sort_unstable_by_key(|(order, _)| *order);
+        sent.into_iter().map(|(_, message)| message).chain(self.queue.drain(..)).collect()
+    }
+
     fn free_pkid(&mut self) -> u16 {
         loop {
             self.last_pkid = self.last_pkid.checked_add(1).unwrap_or(1);
@@ -187,6 +206,33 @@ mod tests {
         assert!(session.push(message(QoS::AtMostOnce, None), 1));
         assert!(!session.push(message(QoS::AtMostOnce, None), 1));
         assert!(session.push(message(QoS::AtLeastOnce, Some(Acker::new(1, tx, held))), 1));
+    }
+
+    #[test]
+    fn a_withheld_acknowledgement_is_never_sent() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let held = Arc::new(AtomicUsize::new(0));
+        let ack = Acker::new(3, tx, held.clone());
+        ack.withhold();
+        drop(ack);
+        assert!(rx.try_recv().is_err());
+        assert_eq!(held.load(Ordering::Acquire), 0);
+    }
+
+    #[test]
+    fn a_drained_session_gives_the_sent_messages_first_in_order() {
+        let mut session = Session::default();
+        for topic in ["a", "b", "c"] {
+            let mut m = message(QoS::AtLeastOnce, None);
+            m.topic = topic.into();
+            session.push(m, 10);
+        }
+        let first = session.next(10).unwrap();
+        session.next(10).unwrap();
+        session.acked(first.pkid);
+        let topics: Vec<String> = session.drain().into_iter().map(|m| m.topic).collect();
+        assert_eq!(topics, ["b", "c"]);
+        assert!(session.next(10).is_none(), "nothing is left");
     }
 
     #[test]

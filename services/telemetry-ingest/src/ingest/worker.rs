@@ -1,26 +1,20 @@
 //! The loop that takes deliveries from the broker in batches, ingests each
 //! batch, and then acknowledges its messages in the order received: a broker
 //! delivers again what a crash or a stop left unacknowledged, and the
-//! embedded broker acknowledges a gateway's publish only then.
+//! embedded broker acknowledges a gateway's publish only then (in the same
+//! process, a batch's acknowledgements are one call, no packets).
 
 use std::time::Duration;
 
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use wm_mqtt::{Delivery, Link};
+use wm_mqtt::{Deliveries, Link};
 
 use super::{Received, accept};
 use crate::state::IngestState;
 
 /// Runs until `stop` or until the connection's channel closes.
-pub async fn run(
-    ingest: IngestState,
-    link: Link,
-    mut deliveries: mpsc::UnboundedReceiver<Delivery>,
-    batch: usize,
-    stop: CancellationToken,
-) {
+pub async fn run(ingest: IngestState, link: Link, mut deliveries: Deliveries, batch: usize, stop: CancellationToken) {
     loop {
         let first = tokio::select! {
             () = stop.cancelled() => return,
@@ -32,18 +26,16 @@ pub async fn run(
         let mut taken = vec![first];
         while taken.len() < batch {
             match deliveries.try_recv() {
-                Ok(delivery) => taken.push(delivery),
-                Err(_) => break,
+                Some(delivery) => taken.push(delivery),
+                None => break,
             }
         }
-        let received: Vec<Received> = taken
-            .iter()
-            .map(|d| Received { topic: d.publish.topic.clone(), payload: d.publish.payload.to_vec() })
-            .collect();
+        let received: Vec<Received> =
+            taken.iter().map(|d| Received { topic: d.topic().to_owned(), payload: d.payload().to_vec() }).collect();
         if !keep(&ingest, &received, &stop).await {
             return;
         }
-        for delivery in &taken {
+        for delivery in taken {
             if let Err(e) = link.ack(delivery).await {
                 tracing::warn!(error = %e, "cannot acknowledge; the broker will deliver it again");
             }
