@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use wm_proto::{Envelope, Payload, v1::AuditRecorded};
 use wm_storage::{Db, StorageError, Tx};
 
-use crate::outbox::{self, Relay};
+use crate::outbox::Relay;
 
 /// The outcome of an attempt that succeeded.
 pub const OK: &str = "ok";
@@ -83,9 +83,9 @@ impl Attempt {
     }
 }
 
-/// Stages `record` in `tx` for `source`'s relay, keyed by its target.
-pub async fn stage(tx: &mut Tx, source: &str, record: &Envelope) -> Result<(), StorageError> {
-    outbox::stage(tx, source, None, std::slice::from_ref(record)).await
+/// Stages `record` in `tx` through `relay`, keyed by its target.
+pub async fn stage(tx: &mut Tx, relay: &Relay, record: &Envelope) -> Result<(), StorageError> {
+    relay.stage(tx, None, std::slice::from_ref(record)).await
 }
 
 /// Records an attempt refused at `at` in a transaction of its own. A failure is
@@ -94,7 +94,6 @@ pub async fn stage(tx: &mut Tx, source: &str, record: &Envelope) -> Result<(), S
 pub async fn record_refusal(
     db: &Db,
     relay: &Relay,
-    source: &str,
     attempt: &Attempt,
     (code, detail): (&str, &str),
     at: DateTime<Utc>,
@@ -102,7 +101,7 @@ pub async fn record_refusal(
     let record = attempt.refused(code, detail, at);
     let staged = async {
         let mut tx = db.begin_write().await?;
-        stage(&mut tx, source, &record).await?;
+        stage(&mut tx, relay, &record).await?;
         tx.commit().await
     };
     match staged.await {

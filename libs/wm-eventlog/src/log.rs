@@ -2,7 +2,7 @@ use std::{fmt::Debug, time::Duration};
 
 use async_trait::async_trait;
 
-use crate::{OutgoingRecord, Position, Record, Result, TopicPartition};
+use crate::{OutgoingRecord, Position, Record, Result, TopicPartition, embedded::EmbeddedLog};
 
 /// An append-only, partitioned, replayable log of events.
 ///
@@ -11,6 +11,13 @@ use crate::{OutgoingRecord, Position, Record, Result, TopicPartition};
 pub trait EventLog: Send + Sync + Debug {
     /// `"embedded"` or `"kafka"`, for logs and `/readyz`.
     fn kind(&self) -> &'static str;
+
+    /// The embedded log itself, when this is it (unwrapped): a service on
+    /// its database appends in its own transaction, the outbox being the
+    /// log (DESIGN §4).
+    fn embedded(&self) -> Option<&EmbeddedLog> {
+        None
+    }
 
     /// Creates the topics that do not exist yet (with the configured
     /// partition count). Services call it at start-up for the topics they

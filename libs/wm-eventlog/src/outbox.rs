@@ -1,13 +1,17 @@
-//! The transactional outbox (DESIGN §4). A service stages its events in
-//! the transaction that changes its state, so either both happen or
-//! neither; its [`Relay`] then publishes them to the log in staging order
-//! and deletes them. Delivery is at-least-once: a relay stopped between
-//! publishing and deleting publishes that batch again.
+//! The transactional outbox (DESIGN §4). A service stages its events with
+//! [`Relay::stage`] in the transaction that changes its state, so either
+//! both happen or neither, and calls [`Relay::wake`] after the commit.
 //!
-//! Each service relays only its own `source`, so services sharing one
-//! database (the embedded mode) never publish each other's events. On
-//! PostgreSQL, replicas of a service take turns through an advisory lock,
-//! so one batch is not published by two of them at once.
+//! - When the log is the embedded one, in the service's own database, the
+//!   outbox is the log itself: staging appends to it in that transaction,
+//!   and waking wakes its consumers. Nothing is copied or deleted.
+//! - Otherwise the events wait in the `event_outbox` table, and the relay
+//!   publishes them to the log in staging order, then deletes them.
+//!   Delivery is at-least-once: a relay stopped between publishing and
+//!   deleting publishes that batch again. Each service relays only its own
+//!   `source`, so services sharing one database never publish each other's
+//!   events. On PostgreSQL, replicas of a service take turns through an
+//!   advisory lock, so one batch is not published by two of them at once.
 
 use std::{sync::Arc, time::Duration};
 
@@ -17,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 use wm_proto::Envelope;
 use wm_storage::{Db, Migrations, StorageError, Tx, bulk, query::Bind, with_pool};
 
-use crate::{EventLog, EventLogError, envelopes};
+use crate::{EventLog, EventLogError, embedded::EmbeddedLog, envelopes};
 
 /// The outbox table, applied by each service that stages events.
 pub const MIGRATIONS: Migrations = wm_storage::migrations!("outbox" in "migrations/outbox", 1 => "outbox");
@@ -38,21 +42,11 @@ pub enum OutboxError {
     Log(#[from] EventLogError),
 }
 
-/// Stages `envelopes` for `source`'s relay, in `tx`. Each is published on
-/// its payload's topic, with the record key `key`, or its own `device_id`
-/// (the partition key of DESIGN §4) when `key` is `None`.
-pub async fn stage(tx: &mut Tx, source: &str, key: Option<&str>, envelopes: &[Envelope]) -> Result<(), StorageError> {
+/// Stages `envelopes` in the `event_outbox` table for `source`'s relay.
+async fn stage_rows(tx: &mut Tx, source: &str, staged: Vec<(String, Vec<u8>)>) -> Result<(), StorageError> {
     let now = Utc::now().timestamp_millis();
-    let traceparent = crate::trace::current_traceparent();
     let mut rows = bulk::Rows::new(4);
-    for envelope in envelopes {
-        let key = key.unwrap_or(&envelope.device_id);
-        let bytes = match &traceparent {
-            Some(traceparent) if envelope.correlation_id.is_empty() => {
-                envelope.clone().with_correlation_id(traceparent.clone()).to_bytes()
-            }
-            _ => envelope.to_bytes(),
-        };
+    for (key, bytes) in staged {
         rows.push([source.into(), key.into(), Bind::Bytes(bytes), Bind::Int(now)]);
     }
     // In one statement, rows get their `seq` in the order listed.
@@ -60,23 +54,71 @@ pub async fn stage(tx: &mut Tx, source: &str, key: Option<&str>, envelopes: &[En
     Ok(())
 }
 
-/// Publishes one source's staged events.
+/// One source's outbox: stages its events, and publishes them when they
+/// wait in the table.
 #[derive(Clone, Debug)]
 pub struct Relay {
     db: Db,
     log: Arc<dyn EventLog>,
     source: &'static str,
     wake: Arc<Notify>,
+    /// The log, when it lives in `db`: the outbox is the log itself.
+    direct: Option<EmbeddedLog>,
 }
 
 impl Relay {
     pub fn new(db: Db, log: Arc<dyn EventLog>, source: &'static str) -> Self {
-        Self { db, log, source, wake: Arc::new(Notify::new()) }
+        let direct = log.embedded().filter(|log| log.lives_in(&db)).cloned();
+        Self { db, log, source, wake: Arc::new(Notify::new()), direct }
     }
 
-    /// Tells the relay that rows were staged (call it after the commit).
+    /// Stages `envelopes` in `tx`. Each is published on its payload's
+    /// topic, with the record key `key`, or its own `device_id` (the
+    /// partition key of DESIGN §4) when `key` is `None`, carrying the
+    /// current trace unless it has one.
+    pub async fn stage(&self, tx: &mut Tx, key: Option<&str>, envelopes: &[Envelope]) -> Result<(), StorageError> {
+        if envelopes.is_empty() {
+            return Ok(());
+        }
+        let traceparent = crate::trace::current_traceparent();
+        let traced = |envelope: &Envelope| match &traceparent {
+            Some(traceparent) if envelope.correlation_id.is_empty() => {
+                Some(envelope.clone().with_correlation_id(traceparent.clone()))
+            }
+            _ => None,
+        };
+        let key_of = |envelope: &Envelope| key.unwrap_or(&envelope.device_id).to_owned();
+        match &self.direct {
+            Some(log) => {
+                let mut records = Vec::with_capacity(envelopes.len());
+                for envelope in envelopes {
+                    let traced = traced(envelope);
+                    let envelope = traced.as_ref().unwrap_or(envelope);
+                    records.push(envelopes::record_keyed(envelope, key_of(envelope)).map_err(into_storage)?);
+                }
+                log.append_in(tx, records).await.map_err(into_storage)?;
+                Ok(())
+            }
+            None => {
+                let rows = envelopes
+                    .iter()
+                    .map(|envelope| {
+                        let bytes = traced(envelope).map_or_else(|| envelope.to_bytes(), |e| e.to_bytes());
+                        (key_of(envelope), bytes)
+                    })
+                    .collect();
+                stage_rows(tx, self.source, rows).await
+            }
+        }
+    }
+
+    /// Tells the relay, or the log's consumers, that events were staged
+    /// (call it after the commit).
     pub fn wake(&self) {
-        self.wake.notify_one();
+        match &self.direct {
+            Some(log) => log.wake(),
+            None => self.wake.notify_one(),
+        }
     }
 
     /// Publishes what is staged, round after round, until nothing is left.
@@ -93,11 +135,14 @@ impl Relay {
     }
 
     /// Flushes whenever woken, and every second anyway, until `stop`;
-    /// failures are logged and retried.
+    /// failures are logged and retried. When the outbox is the log, it
+    /// flushes what an older build left in the table, once, and returns.
     pub async fn run(self, stop: CancellationToken) {
         loop {
-            if let Err(e) = self.flush().await {
-                tracing::warn!(error = ?e, source = self.source, "outbox relay failed, retrying");
+            match self.flush().await {
+                Ok(_) if self.direct.is_some() => return,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = ?e, source = self.source, "outbox relay failed, retrying"),
             }
             tokio::select! {
                 () = stop.cancelled() => return,
@@ -154,6 +199,16 @@ impl Relay {
         bulk::execute(&mut tx, head, ") AS v)", published).await?;
         tx.commit().await?;
         Ok(rows.len())
+    }
+}
+
+/// The log's error as the storage error a service's transaction returns:
+/// an envelope that cannot become a record (it has no payload) is corrupt.
+fn into_storage(e: EventLogError) -> StorageError {
+    match e {
+        EventLogError::Storage(e) => e,
+        EventLogError::Database(e) => StorageError::Query(e),
+        other => StorageError::Corrupt { field: "event", value: other.to_string() },
     }
 }
 

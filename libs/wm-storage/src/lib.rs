@@ -13,6 +13,7 @@ pub mod bulk;
 mod db;
 mod error;
 mod migrate;
+pub mod prune;
 pub mod query;
 mod settings;
 mod tx;

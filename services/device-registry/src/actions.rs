@@ -8,13 +8,12 @@ use std::{collections::BTreeMap, sync::Arc};
 use wm_domain::{Clock, DeviceId, DeviceKind};
 use wm_eventlog::{
     audit::{self, Attempt},
-    outbox::{self, Relay},
+    outbox::Relay,
 };
 use wm_proto::{Envelope, Payload};
 use wm_storage::{Db, StorageError, Tx};
 
 use crate::{
-    NAME,
     domain::{gateway, meter},
     error::RegistryError,
     import::{NewDevice, RowError},
@@ -203,8 +202,8 @@ impl Actions {
             .into_iter()
             .map(|event| Envelope::new(id.to_string(), &attempt.actor, event).with_occurred_at(now))
             .collect();
-        outbox::stage(tx, NAME, Some(REGISTRY_KEY), &envelopes).await?;
-        audit::stage(tx, NAME, &attempt.clone().on(&id.to_string()).succeeded(before, after, now)).await?;
+        self.relay.stage(tx, Some(REGISTRY_KEY), &envelopes).await?;
+        audit::stage(tx, &self.relay, &attempt.clone().on(&id.to_string()).succeeded(before, after, now)).await?;
         Ok(())
     }
 }

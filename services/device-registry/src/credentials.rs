@@ -4,12 +4,11 @@
 
 use serde_json::json;
 use wm_domain::DeviceId;
-use wm_eventlog::{audit, audit::Attempt, outbox};
+use wm_eventlog::{audit, audit::Attempt};
 use wm_proto::Envelope;
 use wm_storage::Tx;
 
 use crate::{
-    NAME,
     actions::{Actions, REGISTRY_KEY},
     device_ca::{DeviceCa, IssuedCertificate},
     domain::credential::{self, Credential, Proof},
@@ -125,9 +124,9 @@ impl Actions {
             .into_iter()
             .map(|event| Envelope::new(gateway_id.to_string(), &attempt.actor, event).with_occurred_at(now))
             .collect();
-        outbox::stage(tx, NAME, Some(REGISTRY_KEY), &envelopes).await?;
+        self.relay.stage(tx, Some(REGISTRY_KEY), &envelopes).await?;
         let after = Some(serde_json::Value::Array(changes).to_string());
-        audit::stage(tx, NAME, &attempt.clone().on(&gateway_id.to_string()).succeeded(None, after, now)).await?;
+        audit::stage(tx, &self.relay, &attempt.clone().on(&gateway_id.to_string()).succeeded(None, after, now)).await?;
         Ok(())
     }
 }

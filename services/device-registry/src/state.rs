@@ -6,7 +6,7 @@ use wm_eventlog::audit::{self, Attempt};
 use wm_http::{ApiError, auth::Caller};
 use wm_storage::Db;
 
-use crate::{NAME, actions::Actions, settings::DeviceSettings, storage::lists::Filter};
+use crate::{actions::Actions, settings::DeviceSettings, storage::lists::Filter};
 
 #[derive(Debug)]
 pub struct RegistryState {
@@ -31,7 +31,7 @@ impl RegistryState {
     pub async fn audited<T>(&self, attempt: &Attempt, result: Result<T, ApiError>) -> Result<T, ApiError> {
         if let Err(e) = &result {
             let (relay, at) = (&self.actions.relay, self.now());
-            audit::record_refusal(self.db(), relay, NAME, attempt, (e.code, &e.detail()), at).await;
+            audit::record_refusal(self.db(), relay, attempt, (e.code, &e.detail()), at).await;
         }
         result
     }

@@ -30,7 +30,7 @@ async fn change(state: &NotificationState, user_id: &str, payload: Payload) -> R
     let envelope = Envelope::new(user_id, user_id, payload).with_occurred_at(state.clock.now());
     let mut tx = state.db.begin_write().await?;
     rules::persist(&mut tx, &envelope).await?;
-    stage(&mut tx, std::slice::from_ref(&envelope)).await?;
+    stage(&state.relay, &mut tx, std::slice::from_ref(&envelope)).await?;
     tx.commit().await?;
     state.relay.wake();
     Ok(())

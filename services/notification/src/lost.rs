@@ -40,7 +40,7 @@ pub async fn check(state: &NotificationState) -> Result<usize, StorageError> {
         let cause = format!("lost/{gateway}/{lastseen}");
         created.extend(rules::notify(&mut tx, &cause, &rules::gateway(gateway, true), now).await?);
     }
-    stage(&mut tx, &created).await?;
+    stage(&state.relay, &mut tx, &created).await?;
     tx.commit().await?;
     state.relay.wake();
     Ok(lost.len())

@@ -51,7 +51,7 @@ impl Projection for RulesProjection {
                 created.extend(rules::notify(&mut tx, &envelope.event_id, &subject, state.clock.now()).await?);
             }
         }
-        stage(&mut tx, &created).await?;
+        stage(&state.relay, &mut tx, &created).await?;
         tx.commit().await?;
         state.relay.wake();
         Ok(())
@@ -97,7 +97,7 @@ impl Projection for DirectoryProjection {
             }
         }
         created.extend(run.flush(&mut tx, state, effects).await?);
-        stage(&mut tx, &created).await?;
+        stage(&state.relay, &mut tx, &created).await?;
         tx.commit().await?;
         state.relay.wake();
         Ok(())

@@ -3,11 +3,11 @@
 use std::{sync::Arc, time::Duration};
 
 use wm_domain::Clock;
-use wm_eventlog::outbox::{self, Relay};
+use wm_eventlog::outbox::Relay;
 use wm_proto::Envelope;
 use wm_storage::{Db, StorageError, Tx};
 
-use crate::{NAME, hub::Hub, rules};
+use crate::{hub::Hub, rules};
 
 #[derive(Clone, Debug)]
 pub struct NotificationState {
@@ -25,9 +25,9 @@ pub struct NotificationState {
 
 /// Stages notification events, each keyed by its user so a user's
 /// notifications and dismissals stay in order on the log.
-pub async fn stage(tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), StorageError> {
+pub async fn stage(relay: &Relay, tx: &mut Tx, envelopes: &[Envelope]) -> Result<(), StorageError> {
     for envelope in envelopes {
-        outbox::stage(tx, NAME, rules::user_of(envelope), std::slice::from_ref(envelope)).await?;
+        relay.stage(tx, rules::user_of(envelope), std::slice::from_ref(envelope)).await?;
     }
     Ok(())
 }

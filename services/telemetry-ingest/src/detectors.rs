@@ -22,7 +22,6 @@ use chrono::DateTime;
 use chrono_tz::Tz;
 use tokio_util::sync::CancellationToken;
 use wm_domain::DeviceKind;
-use wm_eventlog::outbox;
 use wm_proto::Envelope;
 use wm_storage::{StorageError, Tx};
 
@@ -208,7 +207,7 @@ impl Detectors {
         let until = meters.iter().map(|m| (m.as_str(), until_us)).collect();
         let mut tx = state.db.begin_write().await?;
         let (decided, _) = self.decide(&mut tx, until).await?;
-        outbox::stage(&mut tx, NAME, None, &decided).await?;
+        state.relay.stage(&mut tx, None, &decided).await?;
         tx.commit().await?;
         state.relay.wake();
         Ok(decided.len())

@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use wm_eventlog::outbox;
 use wm_mqtt::Link;
 use wm_storage::StorageError;
 use wm_uplink::topic;
@@ -59,7 +58,7 @@ async fn send_pending(ingest: &IngestState, link: &Link) -> Result<(), DispatchE
         let envelopes = envelopes(&command.meter_id, &format!("service:{NAME}"), sent, ingest.now());
         let mut tx = ingest.db.begin_write().await?;
         telemetry::persist_all(&mut tx, &envelopes).await?;
-        outbox::stage(&mut tx, NAME, None, &envelopes).await?;
+        ingest.relay.stage(&mut tx, None, &envelopes).await?;
         tx.commit().await?;
         ingest.relay.wake();
         ingest.metrics.valve_commands(valve::Status::Sent, 1);

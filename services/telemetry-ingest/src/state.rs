@@ -12,7 +12,7 @@ use wm_http::{ApiError, auth::Caller};
 use wm_storage::Db;
 
 use crate::{
-    AlarmSettings, AnalyticsSettings, NAME, TelemetrySettings, ingest::metrics::IngestMetrics, recent::Recent,
+    AlarmSettings, AnalyticsSettings, TelemetrySettings, ingest::metrics::IngestMetrics, recent::Recent,
     storage::rollups::Consumer,
 };
 
@@ -53,7 +53,7 @@ impl IngestState {
     /// refusal. A success was recorded with the change itself.
     pub async fn audited<T>(&self, attempt: &Attempt, result: Result<T, ApiError>) -> Result<T, ApiError> {
         if let Err(e) = &result {
-            audit::record_refusal(&self.db, &self.relay, NAME, attempt, (e.code, &e.detail()), self.now()).await;
+            audit::record_refusal(&self.db, &self.relay, attempt, (e.code, &e.detail()), self.now()).await;
         }
         result
     }

@@ -1,6 +1,8 @@
 //! Appending: offsets are assigned inside one `BEGIN IMMEDIATE` transaction
 //! per batch, while holding the log's write lock, so concurrent appends
-//! never race for an offset and never fail on a busy snapshot.
+//! never race for an offset and never fail on a busy snapshot. A service's
+//! own write transaction holds that lock too, so it may append in place
+//! ([`append_in`]): the outbox is the log itself (DESIGN §4).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -17,7 +19,34 @@ pub(super) async fn append_batch(shared: &Shared, records: Vec<OutgoingRecord>) 
     if records.is_empty() {
         return Ok(Vec::new());
     }
-    let partitions = partition_counts(shared, &records).await?;
+    let positions = {
+        let _writer = shared.write.lock().await;
+        let mut tx = shared.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let positions = write(shared, &mut tx, records).await?;
+        tx.commit().await?;
+        positions
+    };
+    shared.changed.notify_waiters();
+    Ok(positions)
+}
+
+/// Appends `records` in `conn`'s transaction, which holds the log's write
+/// lock. Consumers are not woken: that is for after the commit. The ends
+/// they are told of are raised at once; were the transaction to roll back,
+/// a consumer would only read a partition once too often.
+pub(super) async fn append_in(
+    shared: &Shared,
+    conn: &mut SqliteConnection,
+    records: Vec<OutgoingRecord>,
+) -> Result<Vec<Position>> {
+    if records.is_empty() {
+        return Ok(Vec::new());
+    }
+    write(shared, conn, records).await
+}
+
+async fn write(shared: &Shared, conn: &mut SqliteConnection, records: Vec<OutgoingRecord>) -> Result<Vec<Position>> {
+    let partitions = partition_counts(shared, conn, &records).await?;
     let placed: Vec<(TopicPartition, OutgoingRecord)> = records
         .into_iter()
         .map(|r| {
@@ -25,28 +54,26 @@ pub(super) async fn append_batch(shared: &Shared, records: Vec<OutgoingRecord>) 
             (TopicPartition::new(&r.topic, partition_for(&r.key, n)), r)
         })
         .collect();
-
-    let positions = {
-        let _writer = shared.write.lock().await;
-        let mut tx = shared.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let positions = assign_offsets(&mut tx, &placed).await?;
-        insert(&mut tx, &placed, &positions).await?;
-        tx.commit().await?;
-        positions
-    };
+    let positions = assign_offsets(conn, &placed).await?;
+    insert(conn, &placed, &positions).await?;
     for ((tp, _), position) in placed.iter().zip(&positions) {
         shared.saw_end(tp, position.offset + 1);
     }
-    shared.changed.notify_waiters();
     Ok(positions)
 }
 
-async fn partition_counts(shared: &Shared, records: &[OutgoingRecord]) -> Result<HashMap<String, i32>> {
+/// Each topic's partition count, creating new topics on `conn`: the one
+/// connection that may write while the lock is held.
+async fn partition_counts(
+    shared: &Shared,
+    conn: &mut SqliteConnection,
+    records: &[OutgoingRecord],
+) -> Result<HashMap<String, i32>> {
     let mut counts = HashMap::new();
     for record in records {
         if !counts.contains_key(&record.topic) {
             validate_topic(&record.topic)?;
-            counts.insert(record.topic.clone(), shared.partitions(&record.topic).await?);
+            counts.insert(record.topic.clone(), shared.partitions_on(conn, &record.topic).await?);
         }
     }
     Ok(counts)

@@ -17,7 +17,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use sqlx::SqlitePool;
 use tokio::sync::Notify;
-use wm_storage::{Db, Migration, Migrations};
+use wm_storage::{Db, Migration, Migrations, Tx};
 
 use self::{consumer::EmbeddedConsumer, groups::Groups};
 use crate::{
@@ -102,6 +102,31 @@ impl EmbeddedLog {
         Self::new(pool.clone(), settings)
     }
 
+    /// Whether `db` is the database this log lives in: then a service's
+    /// transaction on it may append to the log ([`EmbeddedLog::append_in`]).
+    pub fn lives_in(&self, db: &Db) -> bool {
+        let file = |pool: &SqlitePool| pool.connect_options().get_filename().to_path_buf();
+        db.sqlite().is_some_and(|pool| file(pool) == file(&self.shared.pool))
+    }
+
+    /// Appends `records` in `tx`, a write transaction on the log's own
+    /// database ([`EmbeddedLog::lives_in`]): they are on the log if and only
+    /// if it commits. Call [`EmbeddedLog::wake`] after the commit.
+    pub async fn append_in(&self, tx: &mut Tx, records: Vec<OutgoingRecord>) -> Result<Vec<Position>> {
+        match tx {
+            Tx::Sqlite(conn, _) => append::append_in(&self.shared, conn, records).await,
+            Tx::Postgres(_) => Err(EventLogError::InvalidSettings {
+                key: "database.url",
+                message: "the embedded event log is appended to only in its own sqlite:// database".to_owned(),
+            }),
+        }
+    }
+
+    /// Wakes the consumers: records were committed by [`EmbeddedLog::append_in`].
+    pub fn wake(&self) {
+        self.shared.changed.notify_waiters();
+    }
+
     /// Opens the log on a database where [`MIGRATIONS`] are applied.
     pub fn new(pool: SqlitePool, settings: EmbeddedSettings) -> Result<Self> {
         settings.validate()?;
@@ -137,9 +162,19 @@ impl Shared {
         if let Some(n) = self.cached_partitions(topic) {
             return Ok(n);
         }
-        let n = match store::topic_partitions(&self.pool, topic).await? {
+        let mut conn = self.pool.acquire().await?;
+        self.partitions_on(&mut conn, topic).await
+    }
+
+    /// The same, on `conn` (a transaction holding the write lock, whose
+    /// database no other connection may write to meanwhile).
+    async fn partitions_on(&self, conn: &mut sqlx::SqliteConnection, topic: &str) -> Result<i32> {
+        if let Some(n) = self.cached_partitions(topic) {
+            return Ok(n);
+        }
+        let n = match store::topic_partitions(conn, topic).await? {
             Some(n) => n,
-            None => store::create_topic(&self.pool, topic, self.settings.partitions).await?,
+            None => store::create_topic(conn, topic, self.settings.partitions).await?,
         };
         self.topics.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(topic.to_owned(), n);
         Ok(n)
@@ -163,6 +198,10 @@ impl Shared {
 impl EventLog for EmbeddedLog {
     fn kind(&self) -> &'static str {
         "embedded"
+    }
+
+    fn embedded(&self) -> Option<&EmbeddedLog> {
+        Some(self)
     }
 
     #[tracing::instrument(skip_all, fields(log = "embedded", ?topics))]

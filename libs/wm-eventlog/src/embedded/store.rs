@@ -8,22 +8,22 @@ use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool, sqlite::Sqli
 use super::codec;
 use crate::{EventLogError, Record, Result, TopicPartition};
 
-pub(super) async fn topic_partitions(pool: &SqlitePool, topic: &str) -> Result<Option<i32>> {
+pub(super) async fn topic_partitions(conn: &mut SqliteConnection, topic: &str) -> Result<Option<i32>> {
     let row = sqlx::query("SELECT partitions FROM event_log_topics WHERE topic = $1")
         .bind(topic)
-        .fetch_optional(pool)
+        .fetch_optional(&mut *conn)
         .await?;
     Ok(row.map(|r| r.try_get::<i32, _>(0)).transpose()?)
 }
 
 /// Creates the topic unless it exists; either way returns its partition count.
-pub(super) async fn create_topic(pool: &SqlitePool, topic: &str, partitions: i32) -> Result<i32> {
+pub(super) async fn create_topic(conn: &mut SqliteConnection, topic: &str, partitions: i32) -> Result<i32> {
     sqlx::query("INSERT INTO event_log_topics (topic, partitions) VALUES ($1, $2) ON CONFLICT (topic) DO NOTHING")
         .bind(topic)
         .bind(partitions)
-        .execute(pool)
+        .execute(&mut *conn)
         .await?;
-    let stored = topic_partitions(pool, topic).await?;
+    let stored = topic_partitions(conn, topic).await?;
     Ok(stored.unwrap_or(partitions))
 }
 

@@ -1,6 +1,7 @@
-//! The outbox relay on PostgreSQL, where a sequence number is taken at
-//! insert but becomes visible at commit: a row that commits, with a lower
-//! `seq`, while the relay publishes a later one must still be published.
+//! The outbox. On PostgreSQL, a sequence number is taken at insert but
+//! becomes visible at commit: a row that commits, with a lower `seq`, while
+//! the relay publishes a later one must still be published. In the embedded
+//! log's own database, the outbox is the log itself.
 
 use std::sync::Arc;
 
@@ -8,10 +9,11 @@ use async_trait::async_trait;
 use tokio::sync::Mutex;
 use wm_eventlog::{
     Consumer, ConsumerOptions, EventLog, OutgoingRecord, Position, Result,
+    embedded::{EmbeddedLog, EmbeddedSettings},
     outbox::{self, Relay},
 };
 use wm_proto::{Envelope, Payload, topics, v1::MeterDeleted};
-use wm_storage::Tx;
+use wm_storage::{Tx, with_pool};
 use wm_test_support::TestDb;
 
 use crate::harness::{Harness, group, poll_count};
@@ -63,13 +65,14 @@ async fn a_row_committed_late_with_a_lower_seq_is_published_not_deleted() {
     pg.db().migrate(&outbox::MIGRATIONS).await.unwrap();
     let harness = Harness::embedded().await;
     harness.log.ensure_topics(&[topics::REGISTRY]).await.unwrap();
+    let held = Arc::new(CommitsDuringAppend { inner: harness.log.clone(), held: Mutex::new(None) });
+    let relay = Relay::new(pg.db().clone(), held.clone(), "test");
     let mut slow = pg.db().begin_write().await.unwrap();
-    outbox::stage(&mut slow, "test", None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
+    relay.stage(&mut slow, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
     let mut fast = pg.db().begin_write().await.unwrap();
-    outbox::stage(&mut fast, "test", None, &[deleted("bbbbbbbbbbbbbbbbbbbbbbbb")]).await.unwrap();
+    relay.stage(&mut fast, None, &[deleted("bbbbbbbbbbbbbbbbbbbbbbbb")]).await.unwrap();
     fast.commit().await.unwrap();
-    let log = Arc::new(CommitsDuringAppend { inner: harness.log.clone(), held: Mutex::new(Some(slow)) });
-    let relay = Relay::new(pg.db().clone(), log, "test");
+    *held.held.lock().await = Some(slow);
 
     assert_eq!(relay.flush().await.unwrap(), 1, "only the committed row was visible");
     assert_eq!(relay.flush().await.unwrap(), 1, "the row committed meanwhile is still staged");
@@ -80,4 +83,32 @@ async fn a_row_committed_late_with_a_lower_seq_is_published_not_deleted() {
     let mut keys: Vec<&str> = records.iter().map(|r| r.key.as_str()).collect();
     keys.sort_unstable();
     assert_eq!(keys, ["aaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbb"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_the_log_s_own_database_staging_appends_to_the_log_at_commit_and_never_on_rollback() {
+    let db = TestDb::sqlite().await;
+    db.db().migrate(&outbox::MIGRATIONS).await.unwrap();
+    let log: Arc<dyn EventLog> = Arc::new(EmbeddedLog::open(db.db(), EmbeddedSettings::default()).await.unwrap());
+    log.ensure_topics(&[topics::REGISTRY]).await.unwrap();
+    let relay = Relay::new(db.db().clone(), log.clone(), "test");
+    let mut consumer = log.subscribe(&group("direct"), &[topics::REGISTRY], ConsumerOptions::default()).await.unwrap();
+
+    let mut rolled_back = db.db().begin_write().await.unwrap();
+    relay.stage(&mut rolled_back, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
+    drop(rolled_back);
+    let mut tx = db.db().begin_write().await.unwrap();
+    relay.stage(&mut tx, Some("registry"), &[deleted("bbbbbbbbbbbbbbbbbbbbbbbb")]).await.unwrap();
+    tx.commit().await.unwrap();
+    relay.wake();
+
+    let records = poll_count(consumer.as_mut(), "the committed event", 1).await;
+    assert_eq!(records[0].key, "registry");
+    let envelope = Envelope::from_bytes(&records[0].payload).unwrap();
+    assert_eq!(envelope.device_id, "bbbbbbbbbbbbbbbbbbbbbbbb", "the rolled-back event is not on the log");
+    let waiting: i64 =
+        with_pool!(db.db(), pool => sqlx::query_scalar("SELECT COUNT(*) FROM event_outbox").fetch_one(pool).await)
+            .unwrap();
+    assert_eq!(waiting, 0, "nothing waits in the outbox table");
+    assert_eq!(relay.flush().await.unwrap(), 0, "nothing is left to relay");
 }

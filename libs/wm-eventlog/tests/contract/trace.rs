@@ -48,13 +48,16 @@ async fn an_event_staged_in_a_traced_request_carries_its_trace() {
     let _traced = traced();
     let db = TestDb::sqlite().await;
     db.db().migrate(&outbox::MIGRATIONS).await.unwrap();
+    // A log in another database: the events wait in this one's table.
+    let elsewhere = Harness::embedded().await;
+    let relay = outbox::Relay::new(db.db().clone(), elsewhere.log.clone(), "test");
     let span = tracing::info_span!("request");
     let _ = span.set_parent(remote_parent());
     async {
         let mut tx = db.db().begin_write().await.unwrap();
         let event =
             Envelope::new("aaaaaaaaaaaaaaaaaaaaaaaa", "test", Payload::MeterDeleted(MeterDeleted { id: "a".into() }));
-        outbox::stage(&mut tx, "test", None, &[event]).await.unwrap();
+        relay.stage(&mut tx, None, &[event]).await.unwrap();
         tx.commit().await.unwrap();
     }
     .instrument(span)

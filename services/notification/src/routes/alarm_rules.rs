@@ -6,12 +6,11 @@ use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
-use wm_eventlog::{audit::Attempt, outbox};
+use wm_eventlog::{audit::Attempt, outbox::Relay};
 use wm_http::{ApiError, JsonObject, auth::Caller};
 use wm_storage::Tx;
 
 use crate::{
-    NAME,
     domain::alarm_rule::{self, AlarmRule, Channel, Match},
     state::NotificationState,
     storage::{alarm_rules, deliveries},
@@ -164,8 +163,8 @@ fn audit_json(rule: &AlarmRule) -> String {
     .to_string()
 }
 
-async fn audited(tx: &mut Tx, rule_id: &str, record: wm_proto::Envelope) -> Result<(), ApiError> {
-    outbox::stage(tx, NAME, Some(rule_id), &[record]).await?;
+async fn audited(relay: &Relay, tx: &mut Tx, rule_id: &str, record: wm_proto::Envelope) -> Result<(), ApiError> {
+    relay.stage(tx, Some(rule_id), &[record]).await?;
     Ok(())
 }
 
@@ -226,8 +225,13 @@ pub async fn create(
     let (rule, secret) = rule_of(body.into_inner(), wm_domain::DeviceId::new().to_string(), None, now)?;
     let mut tx = state.db.begin_write().await?;
     alarm_rules::save(&mut tx, &rule, secret.as_deref()).await?;
-    audited(&mut tx, &rule.id, attempt(&caller, "rule.create", &rule.id).succeeded(None, Some(audit_json(&rule)), now))
-        .await?;
+    audited(
+        &state.relay,
+        &mut tx,
+        &rule.id,
+        attempt(&caller, "rule.create", &rule.id).succeeded(None, Some(audit_json(&rule)), now),
+    )
+    .await?;
     tx.commit().await?;
     state.relay.wake();
     let saved = alarm_rules::find(&state.db, &rule.id).await?.ok_or_else(|| ApiError::not_found("No such rule"))?;
@@ -260,7 +264,7 @@ pub async fn update(
         Some(audit_json(&rule)),
         now,
     );
-    audited(&mut tx, &rule.id, record).await?;
+    audited(&state.relay, &mut tx, &rule.id, record).await?;
     tx.commit().await?;
     state.relay.wake();
     let saved = alarm_rules::find(&state.db, &rule.id).await?.ok_or_else(|| ApiError::not_found("No such rule"))?;
@@ -285,7 +289,7 @@ pub async fn delete(
     let mut tx = state.db.begin_write().await?;
     alarm_rules::delete(&mut tx, &id).await?;
     let record = attempt(&caller, "rule.delete", &id).succeeded(Some(audit_json(&existing)), None, state.clock.now());
-    audited(&mut tx, &id, record).await?;
+    audited(&state.relay, &mut tx, &id, record).await?;
     tx.commit().await?;
     state.relay.wake();
     Ok(HttpResponse::NoContent().finish())

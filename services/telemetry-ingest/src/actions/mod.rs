@@ -11,15 +11,11 @@ pub mod valve;
 
 use chrono::{DateTime, Utc};
 use serde_json::json;
-use wm_eventlog::{
-    audit::{self, Attempt},
-    outbox,
-};
+use wm_eventlog::audit::{self, Attempt};
 use wm_proto::{Envelope, Payload};
 use wm_storage::Tx;
 
 use crate::{
-    NAME,
     domain::shutdown::{self, Answer, ShutdownError, Status},
     error::IngestError,
     state::IngestState,
@@ -70,9 +66,9 @@ pub(crate) async fn commit(
     (before, after): (serde_json::Value, serde_json::Value),
 ) -> Result<(), IngestError> {
     telemetry::persist_all(&mut tx, envelopes).await?;
-    outbox::stage(&mut tx, NAME, None, envelopes).await?;
+    state.relay.stage(&mut tx, None, envelopes).await?;
     let record = attempt.succeeded(Some(before.to_string()), Some(after.to_string()), state.now());
-    audit::stage(&mut tx, NAME, &record).await.map_err(|e| {
+    audit::stage(&mut tx, &state.relay, &record).await.map_err(|e| {
         tracing::error!(error = ?e, action = attempt.action, "the audit record cannot be written: nothing was done");
         IngestError::AuditUnavailable(e)
     })?;

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 use uuid::Uuid;
 use wm_domain::DeviceKind;
-use wm_eventlog::{audit::Attempt, outbox};
+use wm_eventlog::audit::Attempt;
 use wm_proto::Envelope;
 use wm_storage::{StorageError, Tx};
 
@@ -124,7 +124,7 @@ pub async fn time_out_overdue(state: &IngestState) -> Result<usize, StorageError
     if all.is_empty() {
         return Ok(0);
     }
-    outbox::stage(&mut tx, NAME, None, &all).await?;
+    state.relay.stage(&mut tx, None, &all).await?;
     tx.commit().await?;
     state.relay.wake();
     state.metrics.valve_commands(valve::Status::TimedOut, timed_out_count as u64);

@@ -14,7 +14,6 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use wm_domain::SerialNumber;
-use wm_eventlog::outbox;
 use wm_proto::{Envelope, Payload, gateway_actor, time::to_timestamp, v1::DeadLetter};
 use wm_storage::{StorageError, Tx};
 use wm_uplink::{self as uplink, Body, MeterRef, Rejection, Uplink};
@@ -24,7 +23,7 @@ use self::{
     rate_limit::RateLimiter,
 };
 use crate::{
-    NAME, actions,
+    actions,
     state::IngestState,
     storage::{directory, telemetry, valve_commands},
 };
@@ -82,7 +81,7 @@ pub async fn accept(state: &IngestState, batch: &[Received]) -> Result<Vec<Outco
     accepted.extend_from_slice(&alarms);
     staged.extend(alarms);
     telemetry::persist_all(&mut tx, &accepted).await?;
-    outbox::stage(&mut tx, NAME, None, &staged).await?;
+    state.relay.stage(&mut tx, None, &staged).await?;
     tx.commit().await?;
     state.relay.wake();
     let back_online = |e: &Envelope| matches!(&e.payload, Some(Payload::GatewayStatusChanged(s)) if s.online);

@@ -108,11 +108,12 @@ async fn a_confirmation_that_cannot_be_audited_moves_no_valve() {
     let (meter, mut gw) = one_shutdown_request(&app).await;
     let status_path = format!("/api/proxy/wmeters/shutdown-requests/{meter}");
 
-    // The audit store refuses the confirmation's record, and only it.
+    // The audit store (the embedded log: the outbox in its own database)
+    // refuses the confirmation's record, and only it.
     execute(
         &app,
-        "CREATE TRIGGER audit_down BEFORE INSERT ON event_outbox \
-         WHEN instr(NEW.envelope, CAST('shutdown.confirm' AS BLOB)) > 0 \
+        "CREATE TRIGGER audit_down BEFORE INSERT ON event_log_records \
+         WHEN instr(NEW.payload, CAST('shutdown.confirm' AS BLOB)) > 0 \
          BEGIN SELECT RAISE(ABORT, 'the audit store is down'); END",
     )
     .await;
