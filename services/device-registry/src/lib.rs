@@ -14,6 +14,7 @@
 //! the other services' paths.
 
 pub mod actions;
+pub mod claims;
 pub mod credentials;
 pub mod device_ca;
 pub mod domain;

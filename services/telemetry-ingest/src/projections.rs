@@ -7,20 +7,17 @@ use async_trait::async_trait;
 use wm_eventlog::{
     Record,
     envelopes::decode,
-    outbox::{self, Relay},
+    outbox::Relay,
     projection::{ApplyError, Effects, Linger, Projection},
 };
 use wm_proto::topics;
 use wm_storage::Db;
-
-use std::sync::atomic::{AtomicI64, Ordering};
 
 use chrono_tz::Tz;
 use wm_domain::Clock;
 use wm_proto::{Envelope, Payload};
 
 use crate::{
-    NAME,
     detectors::Detectors,
     domain::rollup::{self, Reading},
     identities::{Revocations, gateway_identity},
@@ -127,18 +124,14 @@ impl Projection for TelemetryProjection {
     }
 }
 
-/// How long a reading's claim is kept: far longer than a redelivery takes.
-const CLAIMS_KEPT_US: i64 = 2 * 24 * rollup::HOUR_US;
 /// How long a batch of readings waits for more before the rollups take it,
 /// and how many it may gather.
 const LINGER: Linger = Linger { wait: std::time::Duration::from_secs(1), up_to: 4000 };
-/// How often old claims are deleted, at most.
-const PRUNE_EVERY_US: i64 = rollup::HOUR_US / 6;
 
 /// Consumption per meter per hour and per day, per gateway and over the
 /// network per day, and per meter for ever (`domain::rollup`), from the
 /// readings topic. A reading is counted once: its event id is claimed in
-/// the batch's transaction.
+/// the batch's transaction (the retention task forgets old claims).
 /// Live, the leak detectors then decide the hours the batch closed, and
 /// their alarms are staged in the same transaction.
 #[derive(Debug)]
@@ -149,13 +142,11 @@ pub struct RollupProjection {
     /// The leak detectors and the relay that publishes their alarms, unless
     /// they are off.
     pub detectors: Option<(Detectors, Relay)>,
-    /// When old claims were last deleted (µs).
-    pruned_at: AtomicI64,
 }
 
 impl RollupProjection {
     pub fn new(db: Db, tz: Tz, clock: std::sync::Arc<dyn Clock>, detectors: Option<(Detectors, Relay)>) -> Self {
-        Self { db, tz, clock, detectors, pruned_at: AtomicI64::new(i64::MIN) }
+        Self { db, tz, clock, detectors }
     }
 }
 
@@ -208,19 +199,12 @@ impl Projection for RollupProjection {
         rollups::add(&mut tx, &rollup::increments(&fresh, self.tz)).await?;
         let detectors = self.detectors.as_ref().filter(|_| effects == Effects::Live);
         let mut found = false;
-        if let Some((detectors, _)) = detectors {
+        if let Some((detectors, relay)) = detectors {
             let alarms = detectors.after_readings(&mut tx, &fresh, now).await?;
-            outbox::stage(&mut tx, NAME, None, &alarms).await?;
+            relay.stage(&mut tx, None, &alarms).await?;
             found = !alarms.is_empty();
         }
-        let prune = now.saturating_sub(self.pruned_at.load(Ordering::Relaxed)) >= PRUNE_EVERY_US;
-        if prune {
-            rollups::forget_claims(&mut tx, now - CLAIMS_KEPT_US).await?;
-        }
         tx.commit().await?;
-        if prune {
-            self.pruned_at.store(now, Ordering::Relaxed);
-        }
         if let Some((_, relay)) = detectors.filter(|_| found) {
             relay.wake();
         }

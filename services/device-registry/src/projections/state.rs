@@ -21,13 +21,11 @@ use wm_storage::{Db, StorageError, Tx};
 use crate::storage::{micros, state};
 
 const NAME: &str = "device-registry.state";
-/// How long a reading's claim is kept (`state::claim_readings`).
-const CLAIMS_KEPT: chrono::TimeDelta = chrono::TimeDelta::days(1);
 
 #[derive(Clone, Debug)]
 pub struct StateProjection {
     pub db: Db,
-    /// When a reading's claim was made, and when old claims are forgotten.
+    /// When a reading's claim was made ([`crate::claims`] forgets old ones).
     pub clock: Arc<dyn Clock>,
 }
 
@@ -54,8 +52,7 @@ impl Projection for StateProjection {
         let envelopes: Vec<Envelope> =
             checkpoint::unapplied(&mut tx, NAME, records).await?.into_iter().filter_map(decode).collect();
         let now = self.clock.now();
-        apply_all(&mut tx, &envelopes, now).await?;
-        state::forget_claims(&mut tx, micros(now - CLAIMS_KEPT)).await?;
+        apply_all(&mut tx, &envelopes, Readings::Claimed(now)).await?;
         checkpoint::advance(&mut tx, NAME, records).await?;
         tx.commit().await?;
         Ok(())
@@ -70,14 +67,24 @@ impl Projection for StateProjection {
     }
 }
 
+/// How [`apply_all`] knows a reading is new.
+#[derive(Clone, Copy, Debug)]
+pub enum Readings {
+    /// By claiming its event id, dated now: the log may deliver it again.
+    Claimed(DateTime<Utc>),
+    /// Every one is (`wmeter seed`: made once, never on the log), and no
+    /// claim is written.
+    AllNew,
+}
+
 /// Applies events to the state tables (no checkpoint), in order: the
 /// projection, and `wmeter seed`, which writes the tables without the log.
 /// The seen times and the readings, nearly every event, are gathered and
 /// written once per device at the end; the columns they write are not
 /// touched by the other events, so the order between the two kinds does
 /// not matter. A reading is added once per event id, however many times
-/// the log holds it; `now` dates the claims that say so.
-pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope], now: DateTime<Utc>) -> Result<(), StorageError> {
+/// the log holds it.
+pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope], new: Readings) -> Result<(), StorageError> {
     let mut seen = Seen::default();
     let mut readings = Vec::new();
     let reading_ids: Vec<&str> = envelopes
@@ -85,7 +92,10 @@ pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope], now: DateTime<Utc>) 
         .filter(|e| matches!(e.payload, Some(Payload::ReadingReceived(_))))
         .map(|e| e.event_id.as_str())
         .collect();
-    let mut fresh = state::claim_readings(tx, &reading_ids, micros(now)).await?;
+    let mut fresh = match new {
+        Readings::Claimed(now) => state::claim_readings(tx, &reading_ids, micros(now)).await?,
+        Readings::AllNew => reading_ids.iter().map(|id| (*id).to_owned()).collect(),
+    };
     for envelope in envelopes {
         let Some(payload) = &envelope.payload else { continue };
         match payload {

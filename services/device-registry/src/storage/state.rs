@@ -8,9 +8,9 @@ use std::collections::{HashMap, HashSet};
 use wm_domain::ValveStatus;
 
 use wm_storage::{
-    StorageError, Tx,
+    Db, StorageError, Tx,
     bulk::{self, Rows},
-    execute,
+    execute, prune,
     query::Bind,
 };
 
@@ -43,10 +43,9 @@ pub async fn claim_readings(tx: &mut Tx, event_ids: &[&str], now_us: i64) -> Res
     Ok(claimed.into_iter().map(|(id,)| id).collect())
 }
 
-/// Forgets the claims made before `before_us`.
-pub async fn forget_claims(tx: &mut Tx, before_us: i64) -> Result<(), StorageError> {
-    execute!(tx, "DELETE FROM registry_applied_readings WHERE applied_at < $1", before_us)?;
-    Ok(())
+/// Forgets the claims made before `before_us`; returns how many.
+pub async fn forget_claims(db: &Db, before_us: i64) -> Result<u64, StorageError> {
+    prune::older_than(db, "registry_applied_readings", "applied_at", "event_id", before_us).await
 }
 
 /// A consumption record of `ml` millilitres for a meter, relayed by a

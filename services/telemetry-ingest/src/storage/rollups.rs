@@ -23,12 +23,6 @@ pub async fn claim(tx: &mut Tx, event_ids: &[&str], now_us: i64) -> Result<HashS
     Ok(claimed.into_iter().map(|(id,)| id).collect())
 }
 
-/// Forgets the claims made before `before_us`.
-pub async fn forget_claims(tx: &mut Tx, before_us: i64) -> Result<(), StorageError> {
-    execute!(tx, "DELETE FROM rollup_claims WHERE claimed_at < $1", before_us)?;
-    Ok(())
-}
-
 /// Adds `rows` (the key columns, then volume and readings) to `table`'s
 /// buckets, which `key` (its primary key's columns) names.
 async fn upsert(tx: &mut Tx, table: &str, key: &str, rows: Rows) -> Result<(), StorageError> {

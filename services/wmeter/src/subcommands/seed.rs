@@ -159,7 +159,7 @@ impl Network {
             envelopes.extend(self.reading(i, count)?);
         }
         wm_telemetry_ingest::seed::telemetry(tx, &envelopes, &self.analytics).await?;
-        wm_device_registry::seed::telemetry(tx, &envelopes, self.now).await?;
+        wm_device_registry::seed::telemetry(tx, &envelopes).await?;
         Ok(())
     }
 

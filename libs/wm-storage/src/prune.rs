@@ -1,0 +1,32 @@
+//! Deleting old rows a few thousand at a time, each batch in a write
+//! transaction of its own: a large backlog never holds the writer (on
+//! SQLite, the whole file) for long, and never waits in SQLite's busy
+//! handler beside the services' own writes.
+
+use crate::{Db, StorageError, execute};
+
+/// Rows deleted per transaction.
+const BATCH: i64 = 5_000;
+
+/// Deletes every row of `table` whose `column` is below `before`; `key` is
+/// the table's primary key (columns, comma-separated). Returns how many.
+pub async fn older_than(
+    db: &Db,
+    table: &'static str,
+    column: &'static str,
+    key: &'static str,
+    before: i64,
+) -> Result<u64, StorageError> {
+    // `DELETE … LIMIT` is not portable; a keyed subquery is.
+    let sql = format!("DELETE FROM {table} WHERE ({key}) IN (SELECT {key} FROM {table} WHERE {column} < $1 LIMIT $2)");
+    let mut deleted = 0;
+    loop {
+        let mut tx = db.begin_write().await?;
+        let n = execute!(&mut tx, sqlx::AssertSqlSafe(sql.clone()), before, BATCH)?;
+        tx.commit().await?;
+        deleted += n;
+        if n < u64::try_from(BATCH).unwrap_or(u64::MAX) {
+            return Ok(deleted);
+        }
+    }
+}
