@@ -47,7 +47,7 @@ impl Mosquitto {
         let port = free_port();
         let config = format!(
             "listener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\npersistence false\n\
-             max_inflight_messages 100\nmax_queued_messages 100000\nlog_dest stderr\nlog_type error\n",
+             max_inflight_messages 1000\nmax_queued_messages 100000\nlog_dest stderr\nlog_type error\n",
             passwords.display()
         );
         readable(&passwords);

@@ -238,3 +238,67 @@ async fn mosquitto_admits_the_certificates_wmeter_signed_until_revoked() {
     let refused = publish_tls(&clients, shipped.ports.certificates, files, "x", &own).await;
     assert!(!refused.status.success(), "{}", said(&refused));
 }
+
+#[tokio::test]
+async fn the_shipped_configuration_sends_ingest_two_full_batches_before_an_acknowledgement() {
+    let app = spawn_app().await;
+    let Some(clients) = Clients::of(&app) else { return };
+    let Some(shipped) = Shipped::start(&app).await else { return };
+    let service = Clients { port: shipped.ports.service, ..clients };
+    let login = wm_mqtt::Login {
+        host: "127.0.0.1".into(),
+        port: shipped.ports.service,
+        client_id: "ingest-1".into(),
+        username: "wmeter".into(),
+        password: SERVICE_PASSWORD.into(),
+    };
+    let stop = tokio_util::sync::CancellationToken::new();
+    let (link, mut deliveries) = wm_mqtt::Link::subscribe(&login, "wmeter/v1/gw/+/heartbeat".into(), stop.clone());
+    let publisher = ("publisher", "wmeter", SERVICE_PASSWORD);
+    let receive = async |deliveries: &mut wm_mqtt::Deliveries, within: Duration| {
+        tokio::time::timeout(within, deliveries.recv()).await.ok().flatten()
+    };
+    // Subscribed once a probe comes through.
+    let mut subscribed = None;
+    for _ in 0..40 {
+        assert!(service.publish(publisher, "wmeter/v1/gw/PROBE/heartbeat", "probe").await.status.success());
+        subscribed = receive(&mut deliveries, Duration::from_millis(500)).await;
+        if subscribed.is_some() {
+            break;
+        }
+    }
+    link.ack(subscribed.expect("ingest's link subscribed")).await.unwrap();
+    while let Some(late) = receive(&mut deliveries, Duration::from_millis(300)).await {
+        link.ack(late).await.unwrap();
+    }
+
+    let batch = wm_telemetry_ingest::MqttSettings::default().batch;
+    let sent = 2 * batch + 200;
+    let mut command = Command::new(&service.publish);
+    command.args(service.args(publisher)).args(["-t", "wmeter/v1/gw/GW00000001/heartbeat", "-l"]);
+    command.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::null());
+    let mut child = command.spawn().unwrap();
+    let lines: String = (0..sent).map(|i| format!("{i}\n")).collect();
+    let mut stdin = child.stdin.take().unwrap();
+    tokio::io::AsyncWriteExt::write_all(&mut stdin, lines.as_bytes()).await.unwrap();
+    drop(stdin);
+    assert!(child.wait().await.unwrap().success());
+
+    // Nothing acknowledged: the broker's in-flight window is all it sends.
+    let mut held = Vec::new();
+    while let Some(delivery) = receive(&mut deliveries, Duration::from_secs(2)).await {
+        held.push(delivery);
+    }
+    assert!(held.len() >= 2 * batch, "only {} in flight: ingest's batches cannot fill", held.len());
+    assert!(held.len() < sent, "the window bounds what is sent unacknowledged");
+    let mut received = held.len();
+    for delivery in held {
+        link.ack(delivery).await.unwrap();
+    }
+    while let Some(delivery) = receive(&mut deliveries, Duration::from_secs(2)).await {
+        received += 1;
+        link.ack(delivery).await.unwrap();
+    }
+    assert_eq!(received, sent, "the rest follow the acknowledgements");
+    stop.cancel();
+}
