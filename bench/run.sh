@@ -13,11 +13,11 @@ cd "$(dirname "$0")/.."
 mode=${1:-}
 case "$mode" in
   full)
-    profile=release; runs=5; gateways=50; meters=20; messages=100000; cluster_runs=3; latency=10
+    profile=release; runs=5; gateways=50; meters=20; messages=100000; cluster_runs=3; replicas=1,2,4; latency=10
     seed=(--gateways 10000 --meters 1000000 --readings 2000000); clients=32; seconds=10
     streams=10000; h2_streams=50000; per_connection=1000; events=10; uplinks=100000; import_rows=10000 ;;
   smoke)
-    profile=debug; runs=1; gateways=2; meters=2; messages=200; cluster_runs=1; latency=1
+    profile=debug; runs=1; gateways=2; meters=2; messages=200; cluster_runs=1; replicas=2; latency=1
     seed=(--gateways 3 --meters 30 --readings 100); clients=4; seconds=1
     streams=20; h2_streams=20; per_connection=10; events=2; uplinks=200; import_rows=50 ;;
   *) echo "usage: bench/run.sh full|smoke" >&2; exit 2 ;;
@@ -67,7 +67,7 @@ report() {
   "$bin/wm-bench" ingest --wmeter "$bin/wmeter" --runs "$runs" --latency-seconds "$latency" \
     --gateways "$gateways" --meters-per-gateway "$meters" --messages "$messages"
   "$bin/wm-bench" distributed --wmeter "$bin/wmeter" --runs "$cluster_runs" --latency-seconds "$latency" \
-    --gateways "$gateways" --meters-per-gateway "$meters" --messages "$messages"
+    --gateways "$gateways" --meters-per-gateway "$meters" --messages "$messages" --replicas "$replicas"
   "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds"
   "$bin/wm-bench" projection --uplinks "$uplinks" --runs "$runs"
   "$bin/wm-bench" sse --wmeter "$bin/wmeter" --streams "$streams" --events "$events"

@@ -38,7 +38,7 @@ enum Command {
     Ingest(ingest::Args),
     /// MQTT → committed projection in the distributed mode, against the raw
     /// publish → subscribe rate through its Mosquitto.
-    Distributed(ingest::Args),
+    Distributed(distributed::DistributedArgs),
     /// API latency at a seeded scale against the bare storage calls, and
     /// mixed-read throughput against a minimal actix handler.
     Api(api::Args),

@@ -120,7 +120,9 @@ impl Server {
             }
             eprint!("{}", String::from_utf8_lossy(&seeded.stdout));
         }
-        let log = std::fs::File::create(dir.path().join("serve.log"))?;
+        // WM_BENCH_LOGS keeps each server's log (warnings and errors) past the run.
+        let log_dir = std::env::var_os("WM_BENCH_LOGS").map_or_else(|| dir.path().to_owned(), Into::into);
+        let log = std::fs::File::create(log_dir.join(format!("serve-{http_port}.log")))?;
         let child =
             Command::new(wmeter).arg("serve").envs(env.iter().cloned()).stdout(log.try_clone()?).stderr(log).spawn()?;
         let server = Server { url: format!("http://127.0.0.1:{http_port}"), mqtt_port, child, dir };

@@ -67,6 +67,14 @@ fn through(url: &str, addr: std::net::SocketAddr) -> String {
     format!("{scheme_user}@{addr}{path}")
 }
 
+/// The ingest replicas' process names and MQTT client ids.
+const INGEST_REPLICAS: [(&str, &str); 4] = [
+    ("telemetry-ingest-1", "ingest-1"),
+    ("telemetry-ingest-2", "ingest-2"),
+    ("telemetry-ingest-3", "ingest-3"),
+    ("telemetry-ingest-4", "ingest-4"),
+];
+
 impl Cluster {
     /// The five services of `binary` (two ingest and two notification
     /// replicas), or `None` when the test servers are not configured.
@@ -76,6 +84,17 @@ impl Cluster {
 
     /// [`Cluster::start`], reaching the servers `via` what the test put in between.
     pub async fn start_via(binary: &Path, via: Via) -> Option<Cluster> {
+        Self::launch(binary, via, 2).await
+    }
+
+    /// [`Cluster::start`] with `replicas` ingest replicas (1 to 4), named
+    /// `telemetry-ingest-1` and on.
+    pub async fn with_ingest_replicas(binary: &Path, replicas: usize) -> Option<Cluster> {
+        Self::launch(binary, Via::default(), replicas).await
+    }
+
+    async fn launch(binary: &Path, via: Via, replicas: usize) -> Option<Cluster> {
+        assert!((1..=INGEST_REPLICAS.len()).contains(&replicas), "1 to 4 ingest replicas, not {replicas}");
         let brokers = match via.brokers {
             Some(brokers) => brokers,
             None => servers::kafka_brokers()?,
@@ -125,7 +144,7 @@ impl Cluster {
         };
         add("auth", "auth", pairs(&[db(0)]));
         add("device-registry", "device-registry", pairs(&[db(1)]));
-        for (name, id) in [("telemetry-ingest-1", "ingest-1"), ("telemetry-ingest-2", "ingest-2")] {
+        for &(name, id) in &INGEST_REPLICAS[..replicas] {
             let mut own = pairs(&[db(2), ("WMETER_MQTT__CLIENT_ID", id.into())]);
             own.extend(mqtt.clone());
             add(name, "telemetry-ingest", own);

@@ -60,3 +60,16 @@ async fn old_telemetry_goes_and_the_rest_stays() {
         assert_eq!(count(&db, "meter_daily").await, 2, "daily rollups are kept");
     }
 }
+
+#[tokio::test]
+async fn the_rollups_old_claims_are_forgotten_and_newer_ones_kept() {
+    for db in TestDb::each().await {
+        db.migrate(&wm_telemetry_ingest::MIGRATIONS).await.unwrap();
+        let now = 100 * DAY;
+        for (id, at) in [("old", now - 3 * DAY), ("new", now)] {
+            exec(&db, "INSERT INTO rollup_claims (event_id, claimed_at) VALUES ($1, $2)", id, at).await;
+        }
+        assert_eq!(retention::forget_rollup_claims(&db, now - 2 * DAY).await.unwrap(), 1, "{:?}", db.backend());
+        assert_eq!(count(&db, "rollup_claims").await, 1);
+    }
+}

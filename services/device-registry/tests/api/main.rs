@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
+mod claims;
 mod deletion;
 mod events;
 mod helpers;
