@@ -75,7 +75,7 @@ for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const
         found.push(...(await serious(suite.page)).map((v) => `${path}: ${v}`));
       }
       expect(found).toEqual([]);
-    });
+    }, 180_000); // every route, each given up to 15 s for its spinners to go
   });
 }
 
