@@ -78,11 +78,8 @@ impl LocalSession {
             return Some(LocalDelivery { message: Some(message) });
         }
         loop {
-            match self.rx.recv().await? {
-                Outbound::Deliver(message) => return Some(LocalDelivery { message: Some(message) }),
-                // Nobody may take this session over: the network client that
-                // asked is told it is busy.
-                Outbound::TakenOver | Outbound::PubAck(_) => {}
+            if let Some(delivery) = delivered(self.rx.recv().await?) {
+                return Some(delivery);
             }
         }
     }
@@ -93,11 +90,20 @@ impl LocalSession {
             return Some(LocalDelivery { message: Some(message) });
         }
         loop {
-            match self.rx.try_recv().ok()? {
-                Outbound::Deliver(message) => return Some(LocalDelivery { message: Some(message) }),
-                Outbound::TakenOver | Outbound::PubAck(_) => {}
+            if let Some(delivery) = delivered(self.rx.try_recv().ok()?) {
+                return Some(delivery);
             }
         }
+    }
+}
+
+/// The message `outbound` delivers, if it is one. Nobody may take this
+/// session over (the network client that asked is told it is busy), and it
+/// publishes nothing that a PUBACK would answer.
+fn delivered(outbound: Outbound) -> Option<LocalDelivery> {
+    match outbound {
+        Outbound::Deliver(message) => Some(LocalDelivery { message: Some(message) }),
+        Outbound::TakenOver | Outbound::PubAck(_) => None,
     }
 }
 
