@@ -55,5 +55,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup-tests.ts'],
     restoreMocks: true,
+    // Room for the longest waits above on a loaded machine; locally the
+    // slowest test takes under 4 s.
+    testTimeout: 20_000,
   },
 });
