@@ -41,6 +41,23 @@ pub enum Subcommand {
         #[arg(long, value_enum)]
         service: Option<Service>,
     },
+    /// Copy the embedded mode's database, consistently, while it serves and
+    /// ingests: the event log, every projection, users and keys, and the
+    /// access-token key and device CA files. FILE must not exist.
+    Backup {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// Make a backup the embedded mode's database (and bring back its key
+    /// files). Refused while any wmeter uses the database.
+    Restore {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Restore over an existing database and key files, keeping them
+        /// aside as <name>.before-restore-<time>.
+        #[arg(long)]
+        replace: bool,
+    },
     /// Simulate a fleet of gateways over MQTT: readings, BLE signal,
     /// discoveries, alerts, shutdown requests, silences, valve-command acks.
     Simulate(SimulateArgs),

@@ -1,6 +1,6 @@
 //! Files other programs read while w-meter rewrites them (Mosquitto's
-//! password, ACL and TLS files): each is replaced whole, never seen half
-//! written.
+//! password, ACL and TLS files, the key files a restore brings back): each
+//! is replaced whole, never seen half written.
 
 use std::{
     fs::{self, OpenOptions},
@@ -12,12 +12,12 @@ use std::{
 /// Writes `content` to `dir/name` with `mode`: into a temporary file of
 /// that mode first (a key is never readable by others, even for a
 /// moment), then renamed over the old one.
-pub fn replace(dir: &Path, name: &str, content: &str, mode: u32) -> io::Result<()> {
+pub fn replace(dir: &Path, name: &str, content: impl AsRef<[u8]>, mode: u32) -> io::Result<()> {
     let temporary = dir.join(format!(".{name}.tmp"));
     let mut file = OpenOptions::new().write(true).create(true).truncate(true).mode(mode).open(&temporary)?;
     // The umask may have taken bits off; the mode is the one asked for.
     fs::set_permissions(&temporary, fs::Permissions::from_mode(mode))?;
-    file.write_all(content.as_bytes())?;
+    file.write_all(content.as_ref())?;
     file.sync_all()?;
     fs::rename(&temporary, dir.join(name))
 }

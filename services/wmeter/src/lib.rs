@@ -5,6 +5,7 @@ pub mod app;
 pub mod broker_certificate;
 pub mod cli;
 pub mod config;
+mod database_file;
 mod demo;
 mod files;
 mod jwt_key;

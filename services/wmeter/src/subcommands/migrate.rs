@@ -6,6 +6,7 @@ use crate::{config::Settings, role::Role, wiring};
 /// `wmeter migrate`: applies every pending migration of every component to
 /// the configured database, then exits.
 pub async fn run(settings: Settings) -> anyhow::Result<()> {
+    let _in_use = crate::database_file::share(&settings.database)?;
     let db = Db::connect(&settings.database).await.context("database")?;
     for component in apply(&db, &settings).await? {
         println!("{component}: up to date");

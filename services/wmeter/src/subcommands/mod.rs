@@ -1,11 +1,13 @@
 //! One function per subcommand of the command line.
 
+mod backup;
 mod broker_certificate;
 mod config_print;
 mod migrate;
 mod mosquitto;
 mod password;
 mod replay;
+mod restore;
 mod seed;
 mod serve;
 mod simulate;
@@ -19,23 +21,25 @@ use crate::{
 };
 
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
-    let file = cli.config.as_deref();
+    let config = cli.config.as_deref();
     match cli.subcommand {
-        Subcommand::Serve { demo } => serve::embedded(load(file, Mode::Embedded)?, demo).await,
-        Subcommand::Run { service } => serve::service(load(file, Mode::Distributed)?, service).await,
-        Subcommand::Migrate => migrate::run(load(file, Mode::Embedded)?).await,
-        Subcommand::Replay { service } => replay::run(load(file, Mode::Embedded)?, service).await,
-        Subcommand::Seed(args) => seed::run(load(file, Mode::Embedded)?, args).await,
-        Subcommand::Simulate(args) => simulate::run(load(file, Mode::Embedded)?, args).await,
-        Subcommand::Mosquitto(args) => mosquitto::run(load(file, Mode::Embedded)?, args).await,
-        Subcommand::BrokerCertificate(args) => broker_certificate::run(&load(file, Mode::Embedded)?, &args),
-        Subcommand::User { subcommand } => user::run(load(file, Mode::Embedded)?, subcommand).await,
+        Subcommand::Serve { demo } => serve::embedded(load(config, Mode::Embedded)?, demo).await,
+        Subcommand::Run { service } => serve::service(load(config, Mode::Distributed)?, service).await,
+        Subcommand::Migrate => migrate::run(load(config, Mode::Embedded)?).await,
+        Subcommand::Replay { service } => replay::run(load(config, Mode::Embedded)?, service).await,
+        Subcommand::Backup { file } => backup::run(load(config, Mode::Embedded)?, &file).await,
+        Subcommand::Restore { file, replace } => restore::run(load(config, Mode::Embedded)?, &file, replace).await,
+        Subcommand::Seed(args) => seed::run(load(config, Mode::Embedded)?, args).await,
+        Subcommand::Simulate(args) => simulate::run(load(config, Mode::Embedded)?, args).await,
+        Subcommand::Mosquitto(args) => mosquitto::run(load(config, Mode::Embedded)?, args).await,
+        Subcommand::BrokerCertificate(args) => broker_certificate::run(&load(config, Mode::Embedded)?, &args),
+        Subcommand::User { subcommand } => user::run(load(config, Mode::Embedded)?, subcommand).await,
         Subcommand::Config { subcommand: ConfigSubcommand::Print { mode } } => {
             let mode = match mode {
                 ModeArg::Embedded => Mode::Embedded,
                 ModeArg::Distributed => Mode::Distributed,
             };
-            config_print::run(&load(file, mode)?)
+            config_print::run(&load(config, mode)?)
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::{
 /// event log. External effects are suppressed, and no consumer group's
 /// offsets move, so running services are not disturbed.
 pub async fn run(settings: Settings, service: Option<Service>) -> anyhow::Result<()> {
+    let _in_use = crate::database_file::share(&settings.database)?;
     let role = service.map_or(Role::Embedded, Role::Service);
     let wiring = wiring::connect(&settings, role, std::sync::Arc::new(wm_domain::SystemClock)).await?;
     let log = wiring.event_log().context("replay needs the event log")?.clone();

@@ -29,6 +29,7 @@ const READINGS_SPAN: chrono::Duration = chrono::Duration::days(30);
 
 pub async fn run(settings: Settings, args: SeedArgs) -> anyhow::Result<()> {
     ensure!(args.meters > 0 || args.readings == 0, "--readings needs at least one meter");
+    let _in_use = crate::database_file::share(&settings.database)?;
     let db = Db::connect(&settings.database).await.context("database")?;
     super::migrate::apply(&db, &settings).await?;
     let existing = wm_device_registry::seed::gateways(&db).await?;

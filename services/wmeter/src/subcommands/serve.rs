@@ -12,6 +12,7 @@ pub async fn embedded(mut settings: Settings, demo: bool) -> anyhow::Result<()> 
     if demo {
         settings.auth.sessions.secure_cookie = false;
     }
+    let _in_use = crate::database_file::share(&settings.database)?;
     let _telemetry = wm_http::telemetry::init(&settings.log, "wmeter")?;
     let mut app = Application::build(&settings, Role::Embedded).await?;
     say(format_args!("w-meter is running at {}", app.url()));

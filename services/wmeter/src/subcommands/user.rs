@@ -16,6 +16,7 @@ use crate::{
 /// `wmeter user add|list|disable`, straight on the auth service's database;
 /// changes are recorded on the event log with the actor `cli`.
 pub async fn run(settings: Settings, subcommand: UserSubcommand) -> anyhow::Result<()> {
+    let _in_use = crate::database_file::share(&settings.database)?;
     let wiring =
         wiring::connect(&settings, Role::Service(Service::Auth), std::sync::Arc::new(wm_domain::SystemClock)).await?;
     let (Some(db), Some(log)) = (wiring.db(), wiring.event_log()) else { bail!("the auth service has no database") };

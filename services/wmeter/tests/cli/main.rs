@@ -4,10 +4,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
+mod backup;
 mod broker_certificate;
 mod config;
 mod crash;
 mod demo;
+mod gateway;
 mod mosquitto;
 mod schema;
 mod seed;
