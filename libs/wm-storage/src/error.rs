@@ -26,7 +26,10 @@ pub enum StorageError {
          (checksum {applied} in the database, {current} in this build)"
     )]
     ChecksumMismatch { component: &'static str, version: u32, applied: String, current: String },
-    #[error("the database holds {component} v{version}, which this build does not know: it is older than the schema")]
+    #[error(
+        "the database holds {component} v{version}, which this build does not know, among or before versions it \
+         has not applied: it is not this build's schema"
+    )]
     UnknownVersion { component: &'static str, version: u32 },
     #[error("database query failed")]
     Query(#[from] sqlx::Error),

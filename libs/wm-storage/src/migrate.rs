@@ -112,7 +112,8 @@ macro_rules! apply_pending {
 impl Db {
     /// Applies the component's pending migrations for this backend, in order.
     /// Refuses to run when an applied migration was edited, or when the
-    /// database is ahead of this build.
+    /// database holds a version this build does not know among its own; a
+    /// database only ahead of it is run on (see [`pending`]).
     #[tracing::instrument(skip_all, fields(component = migrations.component))]
     pub async fn migrate(&self, migrations: &Migrations) -> Result<(), StorageError> {
         match self {
@@ -140,14 +141,23 @@ impl Db {
 }
 
 /// The migrations still to apply, after checking the applied ones.
+///
+/// A database ahead of this build (versions after its last, with every one
+/// it knows applied) is run on: that is the previous release during a
+/// rolling update, after the new release's migrations expanded the schema
+/// (expand/contract, docs/operations.md "Upgrades"). An unknown version
+/// among the known ones, or with a known one missing, is refused.
 fn pending<'m>(
     component: &'static str,
     list: &'m [Migration],
     applied: Vec<(i64, String)>,
 ) -> Result<Vec<&'m Migration>, StorageError> {
+    let latest = list.iter().map(|m| m.version).max().unwrap_or(0);
+    let mut ahead = Vec::new();
     for (version, applied_sum) in &applied {
         let version = u32::try_from(*version).unwrap_or(u32::MAX);
         match list.iter().find(|m| m.version == version) {
+            None if version > latest => ahead.push(version),
             None => return Err(StorageError::UnknownVersion { component, version }),
             Some(m) if checksum(m.sql) != *applied_sum => {
                 return Err(StorageError::ChecksumMismatch {
@@ -161,7 +171,20 @@ fn pending<'m>(
         }
     }
     let done: Vec<i64> = applied.into_iter().map(|(v, _)| v).collect();
-    Ok(list.iter().filter(|m| !done.contains(&i64::from(m.version))).collect())
+    let todo: Vec<&Migration> = list.iter().filter(|m| !done.contains(&i64::from(m.version))).collect();
+    if let Some(&version) = ahead.iter().min() {
+        if !todo.is_empty() {
+            return Err(StorageError::UnknownVersion { component, version });
+        }
+        tracing::warn!(
+            component,
+            build = latest,
+            database = ?ahead,
+            "the database's schema is ahead of this build: running on it, as the previous release does during a \
+             rolling update (expand/contract)"
+        );
+    }
+    Ok(todo)
 }
 
 /// FNV-1a over the SQL text: stable across builds and platforms, which is
@@ -199,8 +222,17 @@ mod tests {
     }
 
     #[test]
-    fn database_ahead_of_build_is_refused() {
-        let err = pending("c", LIST, vec![(3, "x".into())]).unwrap_err();
-        assert!(matches!(err, StorageError::UnknownVersion { version: 3, .. }));
+    fn a_database_ahead_of_the_build_is_run_on_once_the_build_s_own_are_applied() {
+        let applied = || vec![(1, checksum(LIST[0].sql)), (2, checksum(LIST[1].sql)), (3, "x".into())];
+        assert!(pending("c", LIST, applied()).unwrap().is_empty(), "the previous release on an expanded schema");
+        let err = pending("c", LIST, vec![(1, checksum(LIST[0].sql)), (3, "x".into())]).unwrap_err();
+        assert!(matches!(err, StorageError::UnknownVersion { version: 3, .. }), "v2 is missing under v3");
+    }
+
+    #[test]
+    fn an_unknown_version_among_the_known_ones_is_refused() {
+        const GAP: &[Migration] = &[LIST[0], Migration { version: 3, name: "three", sql: "CREATE TABLE c (x INT)" }];
+        let err = pending("c", GAP, vec![(1, checksum(LIST[0].sql)), (2, "x".into())]).unwrap_err();
+        assert!(matches!(err, StorageError::UnknownVersion { version: 2, .. }));
     }
 }

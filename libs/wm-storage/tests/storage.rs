@@ -71,6 +71,31 @@ async fn edited_migration_is_refused_on_both_backends() {
 }
 
 #[tokio::test]
+async fn the_previous_release_runs_on_a_schema_its_successor_expanded() {
+    const EXPANDED: Migrations = Migrations {
+        component: "things",
+        sqlite: &[
+            THINGS.sqlite[0],
+            THINGS.sqlite[1],
+            Migration { version: 3, name: "label", sql: "ALTER TABLE things ADD COLUMN label TEXT;" },
+        ],
+        postgres: &[
+            THINGS.postgres[0],
+            THINGS.postgres[1],
+            Migration { version: 3, name: "label", sql: "ALTER TABLE things ADD COLUMN label TEXT;" },
+        ],
+    };
+    for test_db in TestDb::each().await {
+        let db = test_db.db();
+        db.migrate(&EXPANDED).await.unwrap();
+        db.migrate(&THINGS).await.unwrap();
+        let insert = "INSERT INTO things (id, n) VALUES ('b', 2)";
+        wm_storage::with_pool!(db, pool => sqlx::query(insert).execute(pool).await.map(|_| ())).unwrap();
+        assert_eq!(count_things(db).await, 2, "{:?}: the previous release writes as it always did", db.backend());
+    }
+}
+
+#[tokio::test]
 async fn a_failing_migration_leaves_nothing_half_applied() {
     const BROKEN: Migrations = Migrations {
         component: "broken",
