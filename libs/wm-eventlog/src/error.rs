@@ -38,6 +38,9 @@ pub enum EventLogError {
     #[cfg(feature = "kafka")]
     #[error("kafka: cannot create topic '{topic}': {code}")]
     TopicCreation { topic: String, code: RDKafkaErrorCode },
+    #[cfg(feature = "kafka")]
+    #[error("kafka: cannot {action} of topic '{topic}': {code}")]
+    TopicChange { topic: String, action: &'static str, code: RDKafkaErrorCode },
     #[error("{operation} timed out after {after:?}")]
     Timeout { operation: &'static str, after: Duration },
     /// An envelope without a payload has no topic and cannot be published.

@@ -53,12 +53,18 @@ fn open_kafka(kafka: &KafkaSettings) -> Result<Arc<dyn EventLog>> {
 /// A build without the `kafka` feature (`make run`'s) says so.
 #[cfg(not(feature = "kafka"))]
 fn open_kafka(_: &KafkaSettings) -> Result<Arc<dyn EventLog>> {
-    Err(crate::EventLogError::InvalidSettings {
+    Err(no_kafka_adapter())
+}
+
+/// What a build without the `kafka` feature answers when asked for Kafka.
+#[cfg(not(feature = "kafka"))]
+pub(crate) fn no_kafka_adapter() -> crate::EventLogError {
+    crate::EventLogError::InvalidSettings {
         key: "event_log.kind",
         message: "this wmeter was built without the Kafka adapter; build it with the `kafka` feature \
                   (the default: `cargo build --bin wmeter`)"
             .to_owned(),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -78,6 +78,12 @@ pub enum Subcommand {
         #[command(subcommand)]
         subcommand: UserSubcommand,
     },
+    /// The Kafka topics of the distributed mode: their partitions,
+    /// replication, retention and cleanup policy (docs/operations.md).
+    Topics {
+        #[command(subcommand)]
+        subcommand: TopicsSubcommand,
+    },
     /// Inspect the configuration.
     Config {
         #[command(subcommand)]
@@ -164,6 +170,16 @@ pub struct SimulateArgs {
     /// its leak detector needs, sent first.
     #[arg(long, value_enum, value_delimiter = ',')]
     pub scenario: Vec<crate::simulator::Scenario>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum TopicsSubcommand {
+    /// Print the topic plan for the configured event_log (no broker is
+    /// contacted).
+    Plan,
+    /// Make the cluster match the plan: create missing topics, add
+    /// partitions, set the configuration that differs. Prints each change.
+    Apply,
 }
 
 #[derive(Debug, clap::Subcommand)]

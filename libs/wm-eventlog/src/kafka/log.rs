@@ -32,6 +32,15 @@ impl KafkaLog {
         Ok(Self { settings: Arc::new(settings), producer, admin: Arc::new(admin) })
     }
 
+    /// Makes the cluster's topics match `specs` (see [`super::plan`]);
+    /// returns what changed, per topic.
+    pub async fn apply_topic_plan(
+        &self,
+        specs: &[super::plan::TopicSpec],
+    ) -> Result<Vec<(String, Vec<super::plan::TopicChange>)>> {
+        admin::apply_plan(&self.admin, &self.settings, specs).await
+    }
+
     fn delivery_timeout(&self) -> Duration {
         Duration::from_millis(u64::from(self.settings.delivery_timeout_ms))
     }

@@ -12,6 +12,7 @@ mod config;
 mod consumer;
 #[cfg(feature = "kafka")]
 mod log;
+pub mod plan;
 #[cfg(feature = "kafka")]
 mod producer;
 mod security;

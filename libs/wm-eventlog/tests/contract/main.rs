@@ -21,6 +21,7 @@ mod outbox;
 mod projection;
 mod properties;
 mod replay;
+mod topic_plan;
 mod trace;
 
 /// Runs each named contract test against the embedded log and against Kafka.

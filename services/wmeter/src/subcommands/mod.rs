@@ -11,6 +11,7 @@ mod restore;
 mod seed;
 mod serve;
 mod simulate;
+mod topics;
 mod user;
 
 use std::path::Path;
@@ -33,6 +34,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Subcommand::Simulate(args) => simulate::run(load(config, Mode::Embedded)?, args).await,
         Subcommand::Mosquitto(args) => mosquitto::run(load(config, Mode::Embedded)?, args).await,
         Subcommand::BrokerCertificate(args) => broker_certificate::run(&load(config, Mode::Embedded)?, &args),
+        Subcommand::Topics { subcommand } => topics::run(&load(config, Mode::Embedded)?, subcommand).await,
         Subcommand::User { subcommand } => user::run(load(config, Mode::Embedded)?, subcommand).await,
         Subcommand::Config { subcommand: ConfigSubcommand::Print { mode } } => {
             let mode = match mode {

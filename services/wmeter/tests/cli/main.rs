@@ -15,6 +15,7 @@ mod schema;
 mod seed;
 mod serve;
 mod simulate;
+mod topics;
 mod users;
 
 use std::{
