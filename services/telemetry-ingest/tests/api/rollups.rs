@@ -73,9 +73,13 @@ async fn readings_are_rolled_up_per_hour_day_and_month_once_each() {
         let gateway_days =
             buckets(&app, &format!("gateway={gw_id}&bucket=day&from={}&to={}", d.day(0), d.day(2))).await;
         assert_eq!(gateway_days, [(16_250, 4), (7_000, 1)]);
+        // To a day of the next month: two months, whatever today's date (40
+        // days from the 22nd on reached a third month, and failed).
+        let first = d.0.with_day(1).unwrap();
+        let next_month = first.checked_add_months(chrono::Months::new(1)).unwrap() + chrono::Days::new(20);
         let months =
-            app.json(&format!("/api/rollups?meter={m1}&bucket=month&from={}&to={}", d.day(0), d.day(40)), 200).await;
-        let first_of_month = format!("{}T00:00:00.000000Z", d.0.with_day(1).unwrap());
+            app.json(&format!("/api/rollups?meter={m1}&bucket=month&from={}&to={next_month}", d.day(0)), 200).await;
+        let first_of_month = format!("{first}T00:00:00.000000Z");
         assert_eq!(months["points"][0]["start"], first_of_month.as_str());
         assert_eq!((months["totalMl"].as_i64(), months["points"].as_array().map(Vec::len)), (Some(22_250), Some(2)));
         assert_eq!((months["scope"].as_str(), months["timeZone"].as_str()), (Some("meter"), Some("UTC")));
