@@ -3,7 +3,7 @@
 //! is replaced whole, never seen half written.
 
 use std::{
-    fs::{self, OpenOptions},
+    fs::{self, File, OpenOptions},
     io::{self, Write},
     os::unix::fs::{OpenOptionsExt, PermissionsExt},
     path::Path,
@@ -18,6 +18,16 @@ pub fn replace(dir: &Path, name: &str, content: impl AsRef<[u8]>, mode: u32) -> 
     // The umask may have taken bits off; the mode is the one asked for.
     fs::set_permissions(&temporary, fs::Permissions::from_mode(mode))?;
     file.write_all(content.as_ref())?;
-    file.sync_all()?;
-    fs::rename(&temporary, dir.join(name))
+    drop(file);
+    put_in_place(&temporary, &dir.join(name))
+}
+
+/// Renames `temporary` to `target` once it is on disk, then syncs the
+/// folder so that the rename survives a crash: a reader, or a restart,
+/// finds the old file or the whole new one, never part of one.
+pub fn put_in_place(temporary: &Path, target: &Path) -> io::Result<()> {
+    File::open(temporary)?.sync_all()?;
+    fs::rename(temporary, target)?;
+    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    File::open(dir)?.sync_all()
 }

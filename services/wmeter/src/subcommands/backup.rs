@@ -9,10 +9,7 @@
 //! restore gives back a server whose sessions and gateway certificates
 //! still hold.
 
-use std::{
-    fs::File,
-    path::{Path, PathBuf},
-};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use chrono::{SecondsFormat, Utc};
@@ -118,12 +115,8 @@ pub(super) async fn open(path: &Path, journal: SqliteJournalMode) -> anyhow::Res
 /// `partial` becomes `file` once it is on disk, so a crash leaves either no
 /// backup or a whole one.
 pub(super) fn publish(partial: &Path, file: &Path) -> anyhow::Result<()> {
-    File::open(partial).and_then(|f| f.sync_all()).with_context(|| format!("syncing {}", partial.display()))?;
-    std::fs::rename(partial, file).with_context(|| format!("renaming {} to {}", partial.display(), file.display()))?;
-    if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-        File::open(dir).and_then(|d| d.sync_all()).with_context(|| format!("syncing {}", dir.display()))?;
-    }
-    Ok(())
+    crate::files::put_in_place(partial, file)
+        .with_context(|| format!("putting {} in place as {}", partial.display(), file.display()))
 }
 
 pub(super) fn remove_if_present(path: &Path) -> anyhow::Result<()> {
