@@ -4,14 +4,10 @@
 //! old server still hold. A restore never replaces a live database, and
 //! keeps aside what it replaces.
 
-use std::{
-    io::Write,
-    path::Path,
-    process::{Command, Stdio},
-    time::Duration,
-};
+use std::{path::Path, process::Command, time::Duration};
 
 use crate::{
+    add_user,
     gateway::{self, Acked, METERS},
     plain_http, serve_command, wait,
 };
@@ -29,10 +25,10 @@ fn a_backup_taken_under_load_restores_every_acknowledged_reading_device_and_user
     let source = tempfile::tempdir().unwrap();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let (_, uplinks) = gateway::seed(source.path(), &runtime);
-    add_user(source.path());
+    add_user(source.path(), "ann", "operator", PASSWORD);
     let port = free_port();
     let mut server = gateway::start(source.path(), port);
-    let token = sign_in(&server.url);
+    let token = plain_http::sign_in(&server.url, "ann", PASSWORD);
 
     let acked = Acked::new(MESSAGES);
     let publishing = runtime.spawn(gateway::publish_all(port, uplinks.clone(), acked.clone()));
@@ -72,7 +68,7 @@ fn a_backup_taken_under_load_restores_every_acknowledged_reading_device_and_user
     let get = |path: &str| plain_http::get_json(&format!("{url}/api/proxy/{path}"), &token);
     assert_eq!(get("gateways/count")["count"], 1, "a session of the old server holds");
     assert_eq!(get("wmeters/count")["count"], METERS);
-    let _ = sign_in(&url);
+    let _ = plain_http::sign_in(&url, "ann", PASSWORD);
 
     let pool = runtime.block_on(sqlx::SqlitePool::connect(&format!("sqlite://{}/wm.db", restored.path().display())));
     let pool = pool.unwrap();
@@ -148,24 +144,6 @@ fn command(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let output = serve_command(dir, args, &[]).output().unwrap();
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
-}
-
-fn add_user(dir: &Path) {
-    let mut add = serve_command(dir, &["user", "add", "--username", "ann", "--role", "operator"], &[])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    writeln!(add.stdin.take().unwrap(), "{PASSWORD}").unwrap();
-    assert!(add.wait().unwrap().success());
-}
-
-fn sign_in(url: &str) -> String {
-    let body = format!(r#"{{"username":"ann","password":"{PASSWORD}"}}"#);
-    let (status, response) = plain_http::post_json(&format!("{url}/api/auth/login"), &body);
-    assert_eq!(status, 200, "{response}");
-    let signed_in: serde_json::Value = serde_json::from_str(response.split_once("\r\n\r\n").unwrap().1).unwrap();
-    signed_in["accessToken"].as_str().unwrap().to_owned()
 }
 
 fn stop(server: &mut std::process::Child) {

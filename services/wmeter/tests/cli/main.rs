@@ -65,6 +65,18 @@ pub fn serve_command(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)])
     command
 }
 
+/// `wmeter user add` on the database in `dir` ([`serve_command`]'s), the
+/// password on standard input.
+pub fn add_user(dir: &std::path::Path, username: &str, role: &str, password: &str) {
+    let mut add = serve_command(dir, &["user", "add", "--username", username, "--role", role], &[])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut add.stdin.take().unwrap(), format!("{password}\n").as_bytes()).unwrap();
+    assert!(add.wait().unwrap().success());
+}
+
 pub fn wait(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
     let started = std::time::Instant::now();
     while started.elapsed() < limit {
@@ -104,6 +116,15 @@ pub mod plain_http {
 
     pub fn get_status(url: &str) -> u16 {
         send("GET", url, &[], "").0
+    }
+
+    /// Signs `username` in; their access token.
+    pub fn sign_in(url: &str, username: &str, password: &str) -> String {
+        let body = serde_json::json!({ "username": username, "password": password }).to_string();
+        let (status, response) = post_json(&format!("{url}/api/auth/login"), &body);
+        assert_eq!(status, 200, "{response}");
+        let signed_in: serde_json::Value = serde_json::from_str(response.split_once("\r\n\r\n").unwrap().1).unwrap();
+        signed_in["accessToken"].as_str().unwrap().to_owned()
     }
 
     /// The JSON body of a GET with a bearer token.

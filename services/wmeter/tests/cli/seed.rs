@@ -2,12 +2,12 @@
 //! been registered and had reported; only into an empty database.
 
 use std::{
-    io::{BufRead, BufReader, Write},
-    process::{Command, Stdio},
+    io::{BufRead, BufReader},
+    process::Command,
     time::Duration,
 };
 
-use crate::{plain_http, run, serve, wait, wmeter};
+use crate::{add_user, plain_http, run, serve, wait, wmeter};
 
 #[test]
 fn a_seeded_network_reads_back_through_the_api() {
@@ -32,27 +32,15 @@ fn a_seeded_network_reads_back_through_the_api() {
     let (code, err) = run(wmeter().args(["seed", "--gateways", "0"]));
     assert_eq!(code, 2, "a usage error: {err}");
 
-    let mut add = wmeter()
-        .args(["user", "add", "--username", "ann", "--role", "operator"])
-        .env("WMETER_DATABASE__URL", &db)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    writeln!(add.stdin.take().unwrap(), "a-long-password").unwrap();
-    assert!(add.wait().unwrap().success());
+    add_user(dir.path(), "ann", "operator", "a-long-password");
     let mut child = serve(dir.path(), &["serve"]);
     // Kept open to the end: serve prints more after its banner, and a closed
     // pipe would fail that print.
     let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
     let banner = stdout.next().unwrap().unwrap();
     let url = banner.strip_prefix("w-meter is running at ").expect(&banner).to_owned();
-    let (status, response) =
-        plain_http::post_json(&format!("{url}/api/auth/login"), r#"{"username":"ann","password":"a-long-password"}"#);
-    assert_eq!(status, 200, "{response}");
-    let signed_in: serde_json::Value = serde_json::from_str(response.split_once("\r\n\r\n").unwrap().1).unwrap();
-    let token = signed_in["accessToken"].as_str().unwrap();
-    let get = |path: &str| plain_http::get_json(&format!("{url}/api/proxy/{path}"), token);
+    let token = plain_http::sign_in(&url, "ann", "a-long-password");
+    let get = |path: &str| plain_http::get_json(&format!("{url}/api/proxy/{path}"), &token);
 
     assert_eq!(get("gateways/count")["count"], 3);
     assert_eq!(get("wmeters/count")["count"], 30);

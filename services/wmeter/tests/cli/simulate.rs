@@ -44,10 +44,7 @@ fn simulate(url: &str, broker: &str, args: &[&str]) -> String {
 }
 
 fn token(url: &str) -> String {
-    let body = r#"{"username":"ops","password":"ops-password"}"#;
-    let (_, response) = plain_http::post_json(&format!("{url}/api/auth/login"), body);
-    let signed_in: serde_json::Value = serde_json::from_str(response.split_once("\r\n\r\n").unwrap().1).unwrap();
-    signed_in["accessToken"].as_str().unwrap().to_owned()
+    plain_http::sign_in(url, "ops", "ops-password")
 }
 
 #[test]
