@@ -190,7 +190,7 @@ pub async fn run(
             continue;
         }
         let batch = fill(consumer.as_mut(), batch, projection.linger(), options.batch, &stop).await;
-        let span = tracing::info_span!("apply", records = batch.len());
+        let span = tracing::info_span!("apply", projection = projection.name(), records = batch.len());
         crate::trace::follow(&span, &batch);
         loop {
             match projection.apply(&batch, Effects::Live).instrument(span.clone()).await {

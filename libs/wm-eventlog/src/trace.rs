@@ -23,6 +23,15 @@ pub fn current_traceparent() -> Option<String> {
 pub fn follow(span: &tracing::Span, records: &[Record]) {
     let Some(traceparent) = records.iter().find_map(|r| r.header(TRACEPARENT)) else { return };
     let Ok(traceparent) = std::str::from_utf8(traceparent) else { return };
+    continue_trace(span, traceparent);
+}
+
+/// Makes `span` a child of the span `traceparent` names (an event's
+/// correlation id); a malformed or empty one leaves `span` a root.
+pub fn continue_trace(span: &tracing::Span, traceparent: &str) {
+    if traceparent.is_empty() {
+        return;
+    }
     let carrier = HashMap::from([(TRACEPARENT.to_owned(), traceparent.to_owned())]);
     let parent = opentelemetry::global::get_text_map_propagator(|p| p.extract(&carrier));
     let _ = span.set_parent(parent);

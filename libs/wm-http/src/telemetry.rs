@@ -1,5 +1,8 @@
 //! Structured logs, and OpenTelemetry traces over OTLP when an endpoint is
-//! configured (off by default).
+//! configured (off by default). JSON lines logged in a traced span carry
+//! its `trace_id` and `span_id` ([`trace_ids`]).
+
+mod trace_ids;
 
 use anyhow::Context;
 use opentelemetry::trace::TracerProvider as _;
@@ -65,8 +68,9 @@ pub fn init(settings: &LogSettings, service_name: &'static str) -> anyhow::Resul
     let fmt = match settings.format {
         LogFormat::Json => tracing_subscriber::fmt::layer()
             .json()
-            .flatten_event(true)
-            .with_current_span(false)
+            .event_format(trace_ids::WithTraceIds(
+                tracing_subscriber::fmt::format().json().flatten_event(true).with_current_span(false),
+            ))
             .with_writer(std::io::stderr)
             .boxed(),
         LogFormat::Pretty => tracing_subscriber::fmt::layer().compact().with_writer(std::io::stderr).boxed(),

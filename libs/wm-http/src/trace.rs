@@ -4,7 +4,8 @@
 //! join the caller's trace. The span names the route template (`route`,
 //! never the raw path's ids), the signed-in user (`user`, recorded by
 //! [`require_token`](crate::auth::require_token)) and the answer's
-//! `status`.
+//! `status`. [`propagate`] makes the current span the parent of an outgoing
+//! request (the gateway's call to a service).
 
 use std::collections::HashMap;
 
@@ -46,6 +47,27 @@ pub async fn request(
     };
     span.record("status", status.as_u16());
     response
+}
+
+/// Sets `traceparent` (and `tracestate`) of `headers` to the current span,
+/// so that the service called joins this trace under this span. Outside a
+/// trace (no exporter), `headers` is left as it is: a caller's trace
+/// headers pass through.
+pub fn propagate(headers: &mut reqwest::header::HeaderMap) {
+    let context = tracing::Span::current().context();
+    if !opentelemetry::trace::TraceContextExt::span(&context).span_context().is_valid() {
+        return;
+    }
+    let mut carrier = HashMap::new();
+    opentelemetry::global::get_text_map_propagator(|p| p.inject_context(&context, &mut carrier));
+    headers.remove("tracestate");
+    for (name, value) in carrier {
+        if let (Ok(name), Ok(value)) =
+            (reqwest::header::HeaderName::try_from(name), reqwest::header::HeaderValue::try_from(value))
+        {
+            headers.insert(name, value);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -119,6 +141,27 @@ mod tests {
         let refused = test::call_service(&app, anonymous).await;
         assert_eq!(refused.status(), 401, "no token: refused before the handler, as a response");
         assert_eq!(fields.0.lock().unwrap().get("status").map(String::as_str), Some("401"));
+    }
+
+    #[actix_web::test]
+    async fn an_outgoing_request_continues_the_trace_under_the_current_span() {
+        const CALLER: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert("traceparent", CALLER.parse().unwrap());
+        propagate(&mut headers);
+        assert_eq!(headers["traceparent"], CALLER, "not traced: the caller's header passes as is");
+
+        opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
+        let tracer = SdkTracerProvider::builder().build().tracer("test");
+        let subscriber = tracing_subscriber::registry().with(tracing_opentelemetry::layer().with_tracer(tracer));
+        let _traced = tracing::subscriber::set_default(subscriber);
+        let span = tracing::info_span!("request");
+        let carrier = HashMap::from([("traceparent".to_owned(), CALLER.to_owned())]);
+        let _ = span.set_parent(opentelemetry::global::get_text_map_propagator(|p| p.extract(&carrier)));
+        let own_span = span.context().span().span_context().span_id().to_string();
+        span.in_scope(|| propagate(&mut headers));
+        let sent = headers["traceparent"].to_str().unwrap();
+        assert_eq!(sent, format!("00-0af7651916cd43dd8448eb211c80319c-{own_span}-01"), "same trace, this span");
     }
 
     #[actix_web::test]

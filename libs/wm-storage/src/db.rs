@@ -15,6 +15,16 @@ pub enum Backend {
     Postgres,
 }
 
+impl Backend {
+    /// The name OpenTelemetry gives it (`db.system`), for spans.
+    pub fn system(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgresql",
+        }
+    }
+}
+
 /// Runs `$body` with `$pool` bound to whichever pool `$db` holds: SQL that
 /// both dialects accept is written once.
 ///

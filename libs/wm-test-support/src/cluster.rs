@@ -53,11 +53,13 @@ fn pairs(items: &[(&str, String)]) -> Vec<(String, String)> {
 /// Where the deployment reaches its servers when a test puts something in
 /// between (a [`crate::proxy::Proxy`] it can cut): PostgreSQL at this
 /// address instead of the test server's, the Kafka-protocol broker at these
-/// bootstrap servers instead of the shared one.
+/// bootstrap servers instead of the shared one; and the OTLP/HTTP endpoint
+/// every process exports its traces to (none by default).
 #[derive(Clone, Debug, Default)]
 pub struct Via {
     pub postgres: Option<std::net::SocketAddr>,
     pub brokers: Option<String>,
+    pub otlp: Option<String>,
 }
 
 /// `url` with its `host:port` replaced by `addr`.
@@ -112,7 +114,7 @@ impl Cluster {
             })
             .collect();
         let namespace = format!("topo{}.", uuid::Uuid::now_v7().simple());
-        let common = pairs(&[
+        let mut common = pairs(&[
             ("WMETER_HTTP__HOST", "127.0.0.1".into()),
             ("WMETER_HTTP__TRUST_FORWARDED_FOR", "true".into()),
             ("WMETER_EVENT_LOG__KIND", "kafka".into()),
@@ -124,6 +126,10 @@ impl Cluster {
             ("WMETER_AUTH__JWT_KEY", JWT_KEY.into()),
             ("WMETER_LOG__LEVEL", "info".into()),
         ]);
+        if let Some(endpoint) = via.otlp {
+            // Spans leave every 200 ms instead of every 5 s.
+            common.extend(pairs(&[("WMETER_LOG__OTLP_ENDPOINT", endpoint), ("OTEL_BSP_SCHEDULE_DELAY", "200".into())]));
+        }
         let db = |i: usize| ("WMETER_DATABASE__URL", urls[i].clone());
         let mqtt = pairs(&[
             ("WMETER_MQTT__BROKER", mosquitto.url()),

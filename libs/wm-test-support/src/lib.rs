@@ -13,7 +13,8 @@
 //! - [`sse`]: the notification stream as a client reads it;
 //! - [`gateway`]: a field gateway on a deployment's MQTT broker;
 //! - [`mqtt`], [`proxy`], [`cluster`]: Mosquitto, a cuttable TCP proxy, and
-//!   a whole distributed deployment.
+//!   a whole distributed deployment;
+//! - [`otlp`]: a trace receiver the deployment exports its spans to.
 
 // Test helpers fail by panicking.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -24,6 +25,7 @@ pub mod devices;
 pub mod gateway;
 pub mod log;
 pub mod mqtt;
+pub mod otlp;
 pub mod proxy;
 pub mod servers;
 pub mod service;

@@ -5,6 +5,7 @@
 
 use std::{collections::BTreeMap, sync::Arc};
 
+use tracing::Instrument;
 use wm_domain::{Clock, DeviceId, DeviceKind};
 use wm_eventlog::{
     audit::{self, Attempt},
@@ -168,11 +169,14 @@ impl Actions {
         in_use: impl Fn(&str) -> String,
         decide: impl AsyncFnOnce(&mut Tx) -> Result<Vec<Payload>, RegistryError>,
     ) -> Result<(), RegistryError> {
-        let mut tx = self.db.begin_write().await?;
-        let before = devices::audit_snapshot(&mut tx, kind, &id.to_string()).await?;
-        let events = decide(&mut tx).await?;
-        self.record(&mut tx, attempt, (kind, id), before, events, &in_use).await?;
-        tx.commit().await?;
+        let transaction = async {
+            let mut tx = self.db.begin_write().await?;
+            let before = devices::audit_snapshot(&mut tx, kind, &id.to_string()).await?;
+            let events = decide(&mut tx).await?;
+            self.record(&mut tx, attempt, (kind, id), before, events, &in_use).await?;
+            Ok::<_, RegistryError>(tx.commit().await?)
+        };
+        transaction.instrument(tracing::info_span!("transaction", db.system = self.db.backend().system())).await?;
         self.relay.wake();
         Ok(())
     }

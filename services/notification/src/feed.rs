@@ -4,7 +4,9 @@
 //! each notification once as a Server-Sent Event and hand the same batch to
 //! every stream of the user. A stream that is not where a batch begins (it
 //! resumed with `Last-Event-ID`, fell behind, or opened in between) reads
-//! the table itself until it is; see [`crate::routes::stream`].
+//! the table itself until it is; see [`crate::routes::stream`]. What a
+//! wake-up makes the reader hand on, it hands on in a `deliver` span of the
+//! trace that created the notification.
 
 use std::{
     sync::{
@@ -16,6 +18,7 @@ use std::{
 
 use actix_web::web::Bytes;
 use tokio::sync::{broadcast, mpsc};
+use tracing::Instrument;
 use wm_storage::{Db, StorageError};
 
 use crate::storage::inbox::{self, Notification};
@@ -69,7 +72,8 @@ pub fn full(batch: &Batch) -> bool {
 /// What the hub keeps of a user's feed; dropping it stops the reader.
 #[derive(Debug)]
 pub struct Feed {
-    wake: mpsc::Sender<()>,
+    /// Wake-ups, each with the `traceparent` of what woke the reader.
+    wake: mpsc::Sender<String>,
     batches: broadcast::Sender<Arc<Batch>>,
     last: Arc<AtomicI64>,
 }
@@ -112,16 +116,16 @@ impl Feed {
     }
 
     /// Makes the reader look for new notifications (coalesced while one
-    /// wake-up is pending).
-    pub fn wake(&self) {
-        let _ = self.wake.try_send(());
+    /// wake-up is pending: the pending one's trace stands for both).
+    pub fn wake(&self, traceparent: &str) {
+        let _ = self.wake.try_send(traceparent.to_owned());
     }
 }
 
 struct Reader {
     db: Db,
     user_id: String,
-    woken: mpsc::Receiver<()>,
+    woken: mpsc::Receiver<String>,
     batches: broadcast::Sender<Arc<Batch>>,
     last: Arc<AtomicI64>,
     heartbeat: Duration,
@@ -132,16 +136,32 @@ impl Reader {
         let mut safety_net = tokio::time::interval(self.heartbeat);
         safety_net.reset();
         loop {
-            tokio::select! {
-                woken = self.woken.recv() => if woken.is_none() { return },
-                _ = safety_net.tick() => {}
-            }
-            self.read_all().await;
+            let span = tokio::select! {
+                woken = self.woken.recv() => match woken {
+                    Some(traceparent) => self.delivery(&traceparent),
+                    None => return,
+                },
+                _ = safety_net.tick() => tracing::Span::none(),
+            };
+            self.read_all().instrument(span).await;
         }
+    }
+
+    /// The span of a delivery woken by `traceparent`'s trace.
+    fn delivery(&self, traceparent: &str) -> tracing::Span {
+        let span = tracing::info_span!(
+            "deliver",
+            user = self.user_id,
+            streams = self.batches.receiver_count(),
+            notifications = tracing::field::Empty,
+        );
+        wm_eventlog::trace::continue_trace(&span, traceparent);
+        span
     }
 
     /// Reads and hands on what is new, a batch at a time.
     async fn read_all(&self) {
+        let mut delivered = 0;
         loop {
             let after = self.last.load(Ordering::Acquire);
             if after == UNSET {
@@ -156,6 +176,8 @@ impl Reader {
                 }
             };
             let more = full(&batch);
+            delivered += batch.events.len();
+            tracing::Span::current().record("notifications", delivered);
             self.last.store(batch.last(), Ordering::Release);
             // No stream left: the hub drops the feed, and this reader ends.
             let _ = self.batches.send(Arc::new(batch));

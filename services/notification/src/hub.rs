@@ -113,10 +113,12 @@ impl Hub {
         let _ = self.hints.send(event);
     }
 
-    /// Wakes `user_id`'s feed, if a stream of the user is open here.
-    pub fn wake(&self, user_id: &str) {
+    /// Wakes `user_id`'s feed, if a stream of the user is open here. The
+    /// feed delivers in a span under `traceparent` (the notification's
+    /// trace; empty for none).
+    pub fn wake(&self, user_id: &str, traceparent: &str) {
         if let Some(followed) = self.feeds.lock().unwrap_or_else(PoisonError::into_inner).by_user.get(user_id) {
-            followed.feed.wake();
+            followed.feed.wake(traceparent);
         }
     }
 

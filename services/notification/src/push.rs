@@ -42,7 +42,7 @@ pub async fn run(state: NotificationState, log: std::sync::Arc<dyn EventLog>, st
         };
         for envelope in records.iter().filter_map(decode) {
             if let Some(Payload::NotificationCreated(created)) = &envelope.payload {
-                state.hub.wake(&created.user_id);
+                state.hub.wake(&created.user_id, &envelope.correlation_id);
             }
         }
     }

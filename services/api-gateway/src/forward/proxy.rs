@@ -96,7 +96,9 @@ pub async fn forward(
 }
 
 /// The client's headers minus hop-by-hop ones, plus `X-Forwarded-For`
-/// (the peer appended) and `X-Forwarded-Proto`. `traceparent` passes as is.
+/// (the peer appended) and `X-Forwarded-Proto`. When traces are exported,
+/// `traceparent` names the gateway's span, so the service's spans sit under
+/// it; otherwise it passes as is.
 fn request_headers(req: &HttpRequest) -> reqwest::header::HeaderMap {
     let mut headers = reqwest::header::HeaderMap::new();
     for (name, value) in end_to_end(req.headers().iter().map(|(k, v)| (k.as_str(), v.as_bytes()))) {
@@ -119,6 +121,7 @@ fn request_headers(req: &HttpRequest) -> reqwest::header::HeaderMap {
     if let Ok(value) = reqwest::header::HeaderValue::from_str(&scheme) {
         headers.insert("x-forwarded-proto", value);
     }
+    wm_http::trace::propagate(&mut headers);
     headers
 }
 

@@ -85,14 +85,14 @@ async fn the_streams_of_a_user_share_one_read_and_another_user_s_feed_reads_noth
             inbox::insert(&mut tx, &notification).await.unwrap();
         }
         tx.commit().await.unwrap();
-        hub.wake("ann");
+        hub.wake("ann", "");
         let read = tokio::time::timeout(WAIT, first.feed.batches.recv()).await.unwrap().unwrap();
         let shared = second.feed.batches.recv().await.unwrap();
         assert!(Arc::ptr_eq(&read, &shared), "one read, one encoding, for both streams");
         assert_eq!((read.after, read.events.len()), (0, 3));
         assert!(read.events.iter().all(|(_, event)| event.starts_with(b"id: ")), "whole events");
         assert_eq!(first.feed.read_up_to(), read.last());
-        hub.wake("bob");
+        hub.wake("bob", "");
         let nothing = tokio::time::timeout(Duration::from_millis(300), other.feed.batches.recv()).await;
         assert!(nothing.is_err(), "bob has no notification: his feed sends nothing");
     }

@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use wm_mqtt::{Deliveries, Link};
 
@@ -32,7 +33,10 @@ pub async fn run(ingest: IngestState, link: Link, mut deliveries: Deliveries, ba
         }
         let received: Vec<Received> =
             taken.iter().map(|d| Received { topic: d.topic().to_owned(), payload: d.payload().to_vec() }).collect();
-        if !keep(&ingest, &received, &stop).await {
+        // A batch starts a trace: its events carry it on to the projections
+        // and to the notifications they cause.
+        let span = tracing::info_span!("ingest", messages = received.len());
+        if !keep(&ingest, &received, &stop).instrument(span).await {
             return;
         }
         for delivery in taken {

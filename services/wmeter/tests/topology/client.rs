@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use futures::StreamExt;
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -52,6 +53,21 @@ impl Operator {
         let response = self.get(path).await;
         assert_eq!(response.status(), 200, "{path}");
         response.json().await.unwrap()
+    }
+
+    /// The stream of the operator's notifications from the service at
+    /// `base` (a notification replica), open.
+    pub async fn notifications(&self, base: &str) -> reqwest::Response {
+        let response = self
+            .client
+            .get(format!("{base}/api/notifications"))
+            .bearer_auth(&self.token)
+            .header("Accept", "text/event-stream")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{base}");
+        response
     }
 
     /// Registers gateway `n` (serial `TG0000000n`) and returns its id.
@@ -167,4 +183,22 @@ pub async fn until_known(operator: &Operator, uplink: &mut Uplink, gateway_id: &
         assert!(tokio::time::Instant::now() < deadline, "ingest never learnt gateway {}", uplink.serial);
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
+}
+
+/// Reads the event stream `response` of `name` until a chunk holds
+/// `needle`, for at most 60 s.
+pub async fn receives(name: &str, response: reqwest::Response, needle: String) {
+    let mut stream = response.bytes_stream();
+    let mut seen = String::new();
+    let found = tokio::time::timeout(Duration::from_secs(60), async {
+        while let Some(chunk) = stream.next().await {
+            seen.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+            if seen.contains(&needle) {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(found, Ok(true), "{name} never sent {needle}; it sent:\n{seen}");
 }

@@ -16,3 +16,4 @@ mod faults;
 mod ingest;
 mod outage;
 mod sse;
+mod trace;

@@ -1,32 +1,12 @@
 //! Each notification replica serves its own SSE clients: a new alert reaches
 //! a client of either replica, whichever replica projected it.
 
-use std::time::Duration;
-
-use futures::StreamExt;
 use serde_json::json;
 
 use crate::{
-    client::{Operator, Uplink, address, until_known, until_meter_known},
+    client::{Operator, Uplink, address, receives, until_known, until_meter_known},
     cluster,
 };
-
-/// Reads `stream` until a chunk holds `needle`, for at most 60 s.
-async fn receives(name: &str, response: reqwest::Response, needle: String) {
-    let mut stream = response.bytes_stream();
-    let mut seen = String::new();
-    let found = tokio::time::timeout(Duration::from_secs(60), async {
-        while let Some(chunk) = stream.next().await {
-            seen.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
-            if seen.contains(&needle) {
-                return true;
-            }
-        }
-        false
-    })
-    .await;
-    assert_eq!(found, Ok(true), "{name} never sent {needle}; it sent:\n{seen}");
-}
 
 #[tokio::test]
 async fn a_client_of_each_notification_replica_receives_a_new_alert() {
@@ -40,16 +20,7 @@ async fn a_client_of_each_notification_replica_receives_a_new_alert() {
 
     let mut streams = Vec::new();
     for replica in ["notification-1", "notification-2"] {
-        let response = operator
-            .client
-            .get(format!("{}/api/notifications", cluster.url(replica)))
-            .bearer_auth(&operator.token)
-            .header("Accept", "text/event-stream")
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200, "{replica}");
-        streams.push((replica, response));
+        streams.push((replica, operator.notifications(&cluster.url(replica)).await));
     }
     uplink.send("alert", json!({"meter": address(0xC0, 1), "type": "leak", "state": "raised"})).await;
 
