@@ -31,6 +31,7 @@ pub mod checkpoint;
 pub mod embedded;
 pub mod envelopes;
 pub mod kafka;
+pub mod membership;
 pub mod namespace;
 pub mod outbox;
 pub mod projection;

@@ -78,6 +78,11 @@ pub trait Consumer: Send + Debug {
     /// its assignment while it polls, so it is empty until the first polls.
     fn assignment(&self) -> Vec<TopicPartition>;
 
+    /// Whether the group has given this member its share of the partitions
+    /// (perhaps none) at least once: a Kafka member joins while it polls.
+    /// An embedded consumer, and a replay, read from the start.
+    fn assigned(&self) -> bool;
+
     /// For a replay: true once every record that existed when the replay
     /// started has been returned by [`poll`](Consumer::poll). Always false
     /// for a group member, which follows the log forever.

@@ -111,6 +111,10 @@ impl Consumer for NamespacedConsumer {
         assignment.into_iter().map(|tp| TopicPartition { topic: strip(&self.prefix, tp.topic), ..tp }).collect()
     }
 
+    fn assigned(&self) -> bool {
+        self.inner.assigned()
+    }
+
     fn caught_up(&self) -> bool {
         self.inner.caught_up()
     }

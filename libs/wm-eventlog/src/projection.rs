@@ -15,7 +15,7 @@ use prometheus_client::{
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::{Consumer, ConsumerOptions, EventLog, EventLogError, Record, TopicPartition};
+use crate::{Consumer, ConsumerOptions, EventLog, EventLogError, Record, TopicPartition, membership::Membership};
 
 /// Whether applying events may act on the outside world.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +133,7 @@ impl LagMetric {
 }
 
 /// Consumes `projection`'s topics as a member of its group until `stop` is
-/// cancelled. Joining, polling and applying are retried with backoff; a
+/// cancelled, telling `membership` once the group assigned it its share. Joining, polling and applying are retried with backoff; a
 /// failing batch is never skipped:
 /// offsets are committed only after `apply` succeeded, so a stop or crash
 /// in between redelivers the batch.
@@ -143,8 +143,10 @@ pub async fn run(
     projection: &dyn Projection,
     options: RunOptions,
     lag: &LagMetric,
+    membership: &Membership,
     stop: CancellationToken,
 ) {
+    membership.expect(projection.name());
     let mut backoff = Backoff::new(options.max_backoff);
     // The log may be down at start-up (a broker restarting): wait for it
     // rather than leave the projection stopped for good.
@@ -164,6 +166,7 @@ pub async fn run(
         }
     };
     backoff.reset();
+    note_joined(consumer.as_ref(), projection.name(), membership);
     let mut lag_read_at: Option<tokio::time::Instant> = None;
     loop {
         let polled = tokio::select! {
@@ -171,6 +174,7 @@ pub async fn run(
             polled = consumer.poll(options.batch, options.poll_timeout) => polled,
         };
         // After a poll, when the consumer knows its partitions and position.
+        note_joined(consumer.as_ref(), projection.name(), membership);
         if lag_read_at.is_none_or(|at| at.elapsed() >= LAG_INTERVAL) {
             lag.report(projection.name(), consumer.as_mut()).await;
             lag_read_at = Some(tokio::time::Instant::now());
@@ -208,6 +212,13 @@ pub async fn run(
             // The batch is applied; a redelivery of it changes nothing.
             tracing::warn!(error = ?e, "offset commit failed; the batch may be delivered again");
         }
+    }
+}
+
+/// Tells `membership` that `group` joined, once its consumer is assigned.
+fn note_joined(consumer: &dyn Consumer, group: &'static str, membership: &Membership) {
+    if consumer.assigned() {
+        membership.joined(group);
     }
 }
 

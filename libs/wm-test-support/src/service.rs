@@ -214,7 +214,7 @@ async fn spawn(db: TestDb, log: &EventLogSettings, setup: &impl AsyncFn(&mut Har
     for p in mount.projections.into_iter().filter(|p| p.live()) {
         let (log, lag) = (log.clone(), lag.clone());
         harness.spawn(|stop| async move {
-            projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), &lag, stop).await
+            projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), &lag, &Default::default(), stop).await
         });
     }
     let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");

@@ -17,7 +17,7 @@ use wm_domain::{Clock, SystemClock};
 
 use crate::{
     config::Settings,
-    readiness::{DatabaseCheck, EventLogCheck, PrincipalsCheck},
+    readiness::{ConsumersCheck, DatabaseCheck, EventLogCheck, PrincipalsCheck},
     role::{Role, Service},
     services::Services,
     wiring::{self, Wiring},
@@ -282,6 +282,9 @@ fn readiness_checks(wiring: &Wiring, services: &Services) -> Vec<Arc<dyn Readine
     if let Some(log) = wiring.event_log() {
         checks.push(Arc::new(EventLogCheck(log.clone())));
         checks.push(Arc::new(PrincipalsCheck(services.tokens.principals().clone())));
+        if wiring.projections().iter().any(|p| p.live()) {
+            checks.push(Arc::new(ConsumersCheck(wiring.membership().clone())));
+        }
     }
     checks
 }

@@ -9,6 +9,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use wm_eventlog::{
     EventLog,
+    membership::Membership,
     projection::{self, LagMetric, Projection, RunOptions},
 };
 use wm_storage::{Db, Migrations};
@@ -34,6 +35,8 @@ pub struct Wiring {
     /// leak detectors stage alarms from a projection), and where its
     /// projection tells the broker of revoked gateway credentials.
     ingest_relay: Option<(wm_eventlog::outbox::Relay, wm_telemetry_ingest::identities::Revocations)>,
+    /// Which live projections have joined their groups (readiness).
+    membership: Membership,
     stop: CancellationToken,
     consumers: JoinSet<()>,
 }
@@ -46,6 +49,7 @@ impl Wiring {
             projections: Vec::new(),
             notification: None,
             ingest_relay: None,
+            membership: Membership::default(),
             stop: CancellationToken::new(),
             consumers: JoinSet::new(),
         }
@@ -69,6 +73,13 @@ impl Wiring {
     /// The relay of telemetry ingest's events, when this role runs it.
     pub fn ingest_relay(&self) -> Option<&(wm_eventlog::outbox::Relay, wm_telemetry_ingest::identities::Revocations)> {
         self.ingest_relay.as_ref()
+    }
+
+    /// Which live projections have joined their groups: every one is
+    /// expected from the start, so the process is not ready before they
+    /// joined.
+    pub fn membership(&self) -> &Membership {
+        &self.membership
     }
 
     /// The projections of the services this process runs. Services add
@@ -96,8 +107,9 @@ impl Wiring {
         let Some(log) = self.event_log.clone() else { return };
         for p in self.projections.iter().filter(|p| p.live()) {
             let (log, stop, p, lag) = (log.clone(), self.stop.clone(), p.clone(), lag.clone());
+            let membership = self.membership.clone();
             self.consumers.spawn(async move {
-                projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), &lag, stop).await;
+                projection::run(log.as_ref(), p.as_ref(), RunOptions::default(), &lag, &membership, stop).await;
             });
         }
     }
@@ -146,6 +158,9 @@ pub async fn connect(settings: &Settings, role: Role, clock: Arc<dyn Clock>) -> 
         let (state, relay) = wm_notification::build(db, event_log, clock, lost_after, heartbeat);
         wiring.projections.extend(wm_notification::projections(&state));
         wiring.notification = Some((state, relay));
+    }
+    for p in wiring.projections.iter().filter(|p| p.live()) {
+        wiring.membership.expect(p.name());
     }
     Ok(wiring)
 }

@@ -191,6 +191,11 @@ impl Consumer for EmbeddedConsumer {
         }
     }
 
+    /// One process holds the whole group: it reads every partition from the start.
+    fn assigned(&self) -> bool {
+        true
+    }
+
     fn caught_up(&self) -> bool {
         match &self.kind {
             Kind::Member { .. } => false,

@@ -9,7 +9,7 @@ use rdkafka::{
         TopicReplication,
     },
     client::DefaultClientContext,
-    consumer::{Consumer as _, StreamConsumer},
+    consumer::Consumer as _,
     types::RDKafkaErrorCode,
 };
 
@@ -172,7 +172,7 @@ async fn describe(admin: &Admin, settings: &KafkaSettings, topic: &str) -> Resul
 /// (high watermark) of each non-empty one now. Blocking: run it off the
 /// runtime.
 pub(super) fn replay_plan(
-    consumer: &Arc<StreamConsumer>,
+    consumer: &Arc<super::consumer::GroupConsumer>,
     topics: &[String],
     timeout: Duration,
 ) -> Result<(TopicPartitionList, BTreeMap<TopicPartition, i64>)> {

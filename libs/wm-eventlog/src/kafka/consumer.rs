@@ -4,16 +4,25 @@
 //! stores the offsets and commits them synchronously, and librdkafka's
 //! auto-commit (also on rebalance and close) only ever flushes stored
 //! offsets. A dropped member therefore leaves its uncommitted records to the
-//! group.
+//! group. A member notes its group's first assignment ([`Joining`]), so a
+//! process is ready only once its members have their share.
 
-use std::{collections::BTreeMap, fmt, sync::Arc, time::Duration};
+use std::{
+    collections::BTreeMap,
+    fmt,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
+};
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use futures::FutureExt;
 use rdkafka::{
-    Message, Offset, TopicPartitionList,
-    consumer::{CommitMode, Consumer as _, StreamConsumer},
+    ClientContext, Message, Offset, TopicPartitionList,
+    consumer::{BaseConsumer, CommitMode, Consumer as _, ConsumerContext, Rebalance, StreamConsumer},
     error::KafkaError,
     message::{BorrowedMessage, Headers},
     types::RDKafkaErrorCode,
@@ -24,8 +33,26 @@ use crate::{Consumer, EventLogError, Record, Result, TopicPartition, record::nex
 /// How long a lag reading may wait for the broker's watermarks.
 const LAG_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// A consumer of this adapter: it notes its first assignment.
+pub(super) type GroupConsumer = StreamConsumer<Joining>;
+
+/// Set once the group assigned this member its partitions (perhaps none):
+/// the first rebalance is over.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Joining(Arc<AtomicBool>);
+
+impl ClientContext for Joining {}
+
+impl ConsumerContext for Joining {
+    fn post_rebalance(&self, _: &BaseConsumer<Self>, rebalance: &Rebalance<'_>) {
+        if let Rebalance::Assign(_) = rebalance {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
 pub(super) struct KafkaConsumer {
-    consumer: Arc<StreamConsumer>,
+    consumer: Arc<GroupConsumer>,
     kind: Kind,
     /// The offset after the last record returned, per partition: this
     /// consumer's position (librdkafka's own runs ahead, at its prefetch).
@@ -44,7 +71,7 @@ enum Kind {
 }
 
 impl KafkaConsumer {
-    pub(super) fn member(consumer: StreamConsumer, group: &str) -> Self {
+    pub(super) fn member(consumer: GroupConsumer, group: &str) -> Self {
         Self {
             consumer: Arc::new(consumer),
             kind: Kind::Member { group: group.to_owned() },
@@ -52,7 +79,7 @@ impl KafkaConsumer {
         }
     }
 
-    pub(super) fn replay(consumer: Arc<StreamConsumer>, end: BTreeMap<TopicPartition, i64>) -> Self {
+    pub(super) fn replay(consumer: Arc<GroupConsumer>, end: BTreeMap<TopicPartition, i64>) -> Self {
         Self { consumer, kind: Kind::Replay { end }, positions: BTreeMap::new() }
     }
 
@@ -80,7 +107,7 @@ impl KafkaConsumer {
 
 /// The next record, riding out transient errors (a broker restarting, a
 /// leader moving): librdkafka reports them and recovers by itself.
-async fn next_record(consumer: &StreamConsumer) -> Result<Record> {
+async fn next_record(consumer: &GroupConsumer) -> Result<Record> {
     loop {
         match consumer.recv().await {
             Ok(message) => return Ok(to_record(&message)),
@@ -189,6 +216,13 @@ impl Consumer for KafkaConsumer {
             assignment.elements().iter().map(|e| TopicPartition::new(e.topic(), e.partition())).collect();
         out.sort();
         out
+    }
+
+    fn assigned(&self) -> bool {
+        match &self.kind {
+            Kind::Member { .. } => self.consumer.context().0.load(Ordering::Acquire),
+            Kind::Replay { .. } => true,
+        }
     }
 
     fn caught_up(&self) -> bool {

@@ -6,11 +6,15 @@ use async_trait::async_trait;
 use rdkafka::{
     admin::AdminClient,
     client::DefaultClientContext,
-    consumer::{Consumer as _, StreamConsumer},
+    consumer::Consumer as _,
     producer::{FutureProducer, Producer as _},
 };
 
-use super::{KafkaSettings, admin, consumer::KafkaConsumer, producer};
+use super::{
+    KafkaSettings, admin,
+    consumer::{GroupConsumer, Joining, KafkaConsumer},
+    producer,
+};
 use crate::{Consumer, ConsumerOptions, EventLog, EventLogError, OutgoingRecord, Position, Result, validate_topic};
 
 /// The event log of the distributed mode. Cheap to clone.
@@ -76,10 +80,10 @@ impl EventLog for KafkaLog {
             return Err(EventLogError::InvalidSettings { key: "group", message: "must not be empty".into() });
         }
         owned(topics)?;
-        let consumer: StreamConsumer = self
+        let consumer: GroupConsumer = self
             .settings
             .group_member(group, options.start)
-            .create()
+            .create_with_context(Joining::default())
             .map_err(EventLogError::kafka("create consumer"))?;
         consumer.subscribe(topics).map_err(EventLogError::kafka("subscribe"))?;
         Ok(Box::new(KafkaConsumer::member(consumer, group)))
@@ -90,8 +94,11 @@ impl EventLog for KafkaLog {
         let topics = owned(topics)?;
         // A group id of its own that nothing else uses; it never commits.
         let group = format!("{}-replay-{}", self.settings.client_id, uuid::Uuid::now_v7().simple());
-        let consumer: StreamConsumer =
-            self.settings.replayer(&group).create().map_err(EventLogError::kafka("create consumer"))?;
+        let consumer: GroupConsumer = self
+            .settings
+            .replayer(&group)
+            .create_with_context(Joining::default())
+            .map_err(EventLogError::kafka("create consumer"))?;
         let consumer = Arc::new(consumer);
         let timeout = self.settings.request_timeout();
         let planner = consumer.clone();

@@ -8,7 +8,7 @@ use wm_eventlog::{Consumer, Record, TopicPartition};
 
 use crate::harness::{Harness, WAIT, bounded, group, payloads, records};
 
-crate::contract!(members_split_partitions);
+crate::contract!(members_split_partitions, a_member_given_no_partition_is_assigned);
 
 async fn members_split_partitions(h: Harness) {
     let topic = h.topic("split").await;
@@ -64,6 +64,37 @@ async fn settle<const N: usize>(
         let polls = consumers.iter_mut().map(|c| c.poll(100, std::time::Duration::from_millis(100)));
         for (i, polled) in futures::future::join_all(polls).await.into_iter().enumerate() {
             received[i].extend(polled.expect("poll"));
+        }
+    }
+}
+
+/// A member counts as assigned once its group gave it its share, even none
+/// (more members than partitions): readiness waits for that, not for
+/// partitions.
+async fn a_member_given_no_partition_is_assigned(h: Harness) {
+    let topic = h.topic("share").await;
+    let group = group("share");
+    let mut members = Vec::new();
+    for _ in 0..=h.partitions {
+        members.push(h.subscribe(&group, &topic).await);
+    }
+    let kafka = h.log.kind() == "kafka";
+    assert_eq!(members[0].assigned(), !kafka, "a Kafka member joins while it polls; an embedded one at once");
+    let partitions = usize::try_from(h.partitions).unwrap();
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let owned: Vec<BTreeSet<TopicPartition>> = members.iter().map(|m| set(m.assignment())).collect();
+        let shared = owned.iter().map(BTreeSet::len).sum::<usize>() == partitions
+            && owned.iter().flatten().collect::<BTreeSet<_>>().len() == partitions;
+        if shared && let Some(idle) = owned.iter().position(BTreeSet::is_empty) {
+            assert!(members[idle].assigned(), "member {idle} reads no partition, and is assigned: {owned:?}");
+            assert!(members.iter().all(|m| m.assigned()), "every member has its share: {owned:?}");
+            return;
+        }
+        assert!(Instant::now() < deadline, "the partitions were not shared out in {WAIT:?}: {owned:?}");
+        let polls = members.iter_mut().map(|m| m.poll(10, std::time::Duration::from_millis(100)));
+        for polled in futures::future::join_all(polls).await {
+            polled.expect("poll");
         }
     }
 }

@@ -97,7 +97,15 @@ async fn run_until_applied(h: &Harness, recorder: &Arc<Recorder>, count: usize) 
     let stop = CancellationToken::new();
     let (log, rec, token) = (h.log.clone(), recorder.clone(), stop.clone());
     let running = tokio::spawn(async move {
-        projection::run(log.as_ref(), rec.as_ref(), options(), &projection::LagMetric::default(), token).await
+        projection::run(
+            log.as_ref(),
+            rec.as_ref(),
+            options(),
+            &projection::LagMetric::default(),
+            &Default::default(),
+            token,
+        )
+        .await
     });
     let deadline = tokio::time::Instant::now() + WAIT;
     while recorder.applied.lock().unwrap().len() < count {

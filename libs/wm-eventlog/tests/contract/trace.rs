@@ -113,7 +113,15 @@ async fn a_projection_applies_an_event_in_the_trace_that_produced_it() {
     let (log, running, token) = (harness.log.clone(), recorder.clone(), stop.clone());
     let task = tokio::spawn(
         async move {
-            projection::run(log.as_ref(), running.as_ref(), RunOptions::default(), &LagMetric::default(), token).await
+            projection::run(
+                log.as_ref(),
+                running.as_ref(),
+                RunOptions::default(),
+                &LagMetric::default(),
+                &Default::default(),
+                token,
+            )
+            .await
         }
         .in_current_span(),
     );

@@ -4,26 +4,24 @@
 use serde_json::{Value, json};
 use wm_eventlog::{EventLogSettings, kafka::KafkaSettings};
 use wm_http::auth::Role as UserRole;
-use wm_test_support::{TestDb, servers};
+use wm_test_support::TestDb;
 use wmeter::{
     Role, Service,
     config::{Mode, Settings},
 };
 
-use crate::helpers::{TestApp, spawn_gateway, spawn_with};
+use crate::helpers::{TestApp, spawn_gateway, spawn_with, until_ready};
 
 /// A new PostgreSQL database and the settings of a service on it and on
-/// the test Kafka broker; `None` (skip) without those servers.
+/// the test Kafka broker, in a namespace of its own (its topics and groups
+/// are its own, whatever other tests run); `None` (skip) without those
+/// servers.
 async fn distributed() -> Option<(TestDb, Settings)> {
-    let brokers = servers::kafka_brokers()?;
+    let kafka = wm_test_support::log::kafka()?;
     let db = TestDb::postgres().await?;
     let mut settings = Settings::default();
     settings.database = db.settings().clone();
-    settings.event_log = EventLogSettings::Kafka(KafkaSettings {
-        replication_factor: 1,
-        session_timeout_ms: 6_000,
-        ..KafkaSettings::with_brokers(brokers)
-    });
+    settings.event_log = EventLogSettings::Kafka(KafkaSettings { session_timeout_ms: 6_000, ..kafka });
     Some((db, settings))
 }
 
@@ -33,13 +31,13 @@ async fn spawn_service(service: Service) -> Option<TestApp> {
 }
 
 #[tokio::test]
-async fn a_service_is_ready_when_postgres_and_kafka_answer() {
+async fn a_service_is_ready_once_postgres_and_kafka_answer_and_its_consumers_joined() {
     let Some(app) = spawn_service(Service::DeviceRegistry).await else { return };
-    let response = app.get("/readyz").await;
-    assert_eq!(response.status(), 200);
     assert_eq!(
-        response.json::<Value>().await.unwrap(),
-        json!({"status": "ready", "checks": {"database": "ok", "event_log": "ok", "token_versions": "ok"}})
+        until_ready(&app).await,
+        json!({"status": "ready", "checks": {
+            "database": "ok", "event_log": "ok", "token_versions": "ok", "consumers": "ok",
+        }})
     );
     assert_eq!(app.get("/healthz").await.status(), 200);
     let metrics = app.get("/metrics").await.text().await.unwrap();
@@ -49,7 +47,7 @@ async fn a_service_is_ready_when_postgres_and_kafka_answer() {
 #[tokio::test]
 async fn readyz_answers_503_naming_the_failing_dependency() {
     let Some(app) = spawn_service(Service::DeviceRegistry).await else { return };
-    assert_eq!(app.get("/readyz").await.status(), 200);
+    until_ready(&app).await;
     app.break_database().await;
     let response = app.get("/readyz").await;
     assert_eq!(response.status(), 503);

@@ -139,6 +139,19 @@ pub async fn spawn_with(mut settings: Settings, mode: Mode, role: Role, db: Opti
     }
 }
 
+/// The body of `/readyz` once it answers 200: the projections join their
+/// consumer groups a moment after the start.
+pub async fn until_ready(app: &TestApp) -> serde_json::Value {
+    eventually("/readyz answers 200", || async {
+        let response = app.get("/readyz").await;
+        match response.status().as_u16() {
+            200 => Some(response.json().await.unwrap()),
+            _ => None,
+        }
+    })
+    .await
+}
+
 impl Deref for TestApp {
     type Target = Target;
 

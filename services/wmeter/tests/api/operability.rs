@@ -1,7 +1,7 @@
 use serde_json::{Value, json};
 use wm_http::auth::Role;
 
-use crate::helpers::{eventually, spawn_app, spawn_each};
+use crate::helpers::{eventually, spawn_app, spawn_each, until_ready};
 
 #[tokio::test]
 async fn healthz_answers_ok() {
@@ -12,13 +12,13 @@ async fn healthz_answers_ok() {
 }
 
 #[tokio::test]
-async fn readyz_checks_the_database_and_the_event_log() {
+async fn readyz_checks_the_database_the_event_log_and_the_consumers() {
     let app = spawn_app().await;
-    let response = app.get("/readyz").await;
-    assert_eq!(response.status(), 200);
     assert_eq!(
-        response.json::<Value>().await.unwrap(),
-        json!({"status": "ready", "checks": {"database": "ok", "event_log": "ok", "token_versions": "ok"}})
+        until_ready(&app).await,
+        json!({"status": "ready", "checks": {
+            "database": "ok", "event_log": "ok", "token_versions": "ok", "consumers": "ok",
+        }})
     );
 }
 
