@@ -2,20 +2,27 @@
 # make soak (not in CI): a release `wmeter serve` under `wmeter simulate` at
 # half of the maximum embedded ingest rate, with 500 SSE clients open, for
 # 30 minutes. Every minute it samples the server's resident memory, open
-# file descriptors, SQLite file handles (its database connections), the p99
-# of API reads, the SSE streams still open and the uplinks accepted; then it
-# appends the table and the drift (last minute against the first) to
-# bench/RESULTS.md.
+# file descriptors, SQLite file handles (its database connections), the
+# size of its database (the SQLite file and its WAL: tables and event log),
+# the p99 of API reads, the SSE streams still open and the uplinks
+# accepted; then it appends the table and the drift (last minute against
+# the first) to bench/RESULTS.md. Telemetry is kept SOAK_RETENTION_MINUTES
+# instead of 90 days, so that the retention (tables and the event log's
+# telemetry topics) applies within the soak and the database's size levels
+# off.
 #
 #   SOAK_MINUTES (30)  SOAK_RATE uplinks/s (2900: half of the embedded
 #   figure in RESULTS.md)  SOAK_STREAMS (500)  SOAK_RESULTS (bench/RESULTS.md)
-#   SOAK_PROFILE (release; debug to try the script quickly)
+#   SOAK_RETENTION_MINUTES (8)  SOAK_PROFILE (release; debug to try the
+#   script quickly)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 minutes=${SOAK_MINUTES:-30}
 rate=${SOAK_RATE:-2900}
 streams=${SOAK_STREAMS:-500}
+retention=${SOAK_RETENTION_MINUTES:-8}
+export WMETER_TELEMETRY__RETENTION_MINUTES=$retention
 results=${SOAK_RESULTS:-bench/RESULTS.md}
 probes=200
 
@@ -67,7 +74,8 @@ for minute in $(seq 1 "$minutes"); do
   rss=$(rss_mib)
   fds=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 2>/dev/null || true; } | wc -l)
   db=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 -lname "$dir/wm.db*" 2>/dev/null || true; } | wc -l)
-  row="| $minute | $rss | $fds | $db | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
+  size=$(du -cm "$dir"/wm.db "$dir"/wm.db-wal 2>/dev/null | awk 'END { print $1 }')
+  row="| $minute | $rss | $fds | $db | $size | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
   rows+=("$row")
   echo "$row"
 done
@@ -77,12 +85,12 @@ first=${rows[0]} last=${rows[-1]}
 drift() { awk -v a="$(cell "$first" "$1")" -v b="$(cell "$last" "$1")" 'BEGIN { printf "%+g (%s → %s)", b - a, a, b }'; }
 {
   printf '\n## Soak, %s (commit %s)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD)"
-  printf 'Machine: %s. `wmeter serve` (%s build, SQLite, embedded log and broker) under `wmeter simulate` at %s uplinks/s (200 gateways, 4,000 meters) with %s SSE streams open, for %s minutes; sampled each minute. p99: %s sequential reads (count, meter list, gateway activity) with a fresh token.\n\n' \
-    "$(machine)" "$profile" "$rate" "$streams" "$minutes" "$probes"
-  echo '| minute | RSS MiB | open fds | SQLite file handles | read p99 ms | SSE streams open | uplinks accepted |'
-  echo '|---|---|---|---|---|---|---|'
+  printf 'Machine: %s. `wmeter serve` (%s build, SQLite, embedded log and broker) under `wmeter simulate` at %s uplinks/s (200 gateways, 4,000 meters) with %s SSE streams open, for %s minutes, telemetry kept %s minutes; sampled each minute. Database: the SQLite file and its WAL. p99: %s sequential reads (count, meter list, gateway activity) with a fresh token.\n\n' \
+    "$(machine)" "$profile" "$rate" "$streams" "$minutes" "$retention" "$probes"
+  echo '| minute | RSS MiB | open fds | SQLite file handles | database MiB | read p99 ms | SSE streams open | uplinks accepted |'
+  echo '|---|---|---|---|---|---|---|---|'
   printf '%s\n' "${rows[@]}"
-  printf '\nDrift, last minute against the first: RSS %s MiB; open fds %s; SQLite file handles %s; read p99 %s ms.\n' \
-    "$(drift 3)" "$(drift 4)" "$(drift 5)" "$(drift 6)"
+  printf '\nDrift, last minute against the first: RSS %s MiB; open fds %s; SQLite file handles %s; database %s MiB; read p99 %s ms.\n' \
+    "$(drift 3)" "$(drift 4)" "$(drift 5)" "$(drift 6)" "$(drift 7)"
 } >>"$results"
 echo "appended to $results"

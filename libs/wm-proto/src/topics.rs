@@ -52,6 +52,13 @@ pub const ALL: &[&str] = &[
     DEAD_LETTERS,
 ];
 
+/// The topics of what gateways send: each record is worth keeping as long
+/// as the telemetry tables keep their rows (`telemetry.retention_days`).
+/// Every other topic is the history of a state (registry, auth, alarms,
+/// commands, notifications, audit) and is kept whole.
+pub const TELEMETRY: &[&str] =
+    &[GATEWAY_STATUS, GATEWAY_ACTIVITY, BLE_ACTIVITY, READINGS, ALERTS, DISCOVERIES, DEAD_LETTERS];
+
 /// The topic an event with this payload is published on.
 ///
 /// The match is exhaustive on purpose: a new payload variant does not

@@ -1,9 +1,12 @@
 //! The task that enforces the retention period (`telemetry.retention_days`)
-//! and forgets the rollups' old claims, off the projections' path.
+//! on the telemetry tables and, in the embedded mode, on the log's
+//! telemetry topics, and forgets the rollups' old claims, off the
+//! projections' path.
 
-use std::time::Duration;
+use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
+use wm_eventlog::EventLog;
 
 use crate::{state::IngestState, storage::retention};
 
@@ -11,14 +14,25 @@ use crate::{state::IngestState, storage::retention};
 /// redelivery takes.
 const ROLLUP_CLAIMS_KEPT: chrono::TimeDelta = chrono::TimeDelta::days(2);
 
-/// Prunes every hour (and once at start-up) until `stop`.
-pub async fn run(ingest: IngestState, stop: CancellationToken) {
+/// Prunes every hour, or more often for a retention in minutes (and once
+/// at start-up), until `stop`. `log` is the event log: when it is the
+/// embedded one, its telemetry topics are expired too.
+pub async fn run(ingest: IngestState, log: Option<Arc<dyn EventLog>>, stop: CancellationToken) {
     loop {
-        let before = ingest.clock.now() - chrono::Duration::days(i64::from(ingest.telemetry.retention_days));
+        let before = ingest.clock.now() - ingest.telemetry.retention();
         match retention::prune(&ingest.db, before.timestamp_micros()).await {
             Ok(0) => {}
             Ok(deleted) => tracing::info!(deleted, "telemetry past its retention deleted"),
-            Err(e) => tracing::warn!(error = %e, "telemetry retention failed; trying again in an hour"),
+            Err(e) => tracing::warn!(error = %e, "telemetry retention failed; trying again later"),
+        }
+        if let Some(embedded) = log.as_deref().and_then(EventLog::embedded) {
+            for topic in wm_proto::topics::TELEMETRY {
+                match embedded.expire(topic, before).await {
+                    Ok(0) => {}
+                    Ok(deleted) => tracing::info!(topic, deleted, "event log records past the retention deleted"),
+                    Err(e) => tracing::warn!(topic, error = %e, "event log retention failed; trying again later"),
+                }
+            }
         }
         let before = ingest.clock.now() - ROLLUP_CLAIMS_KEPT;
         if let Err(e) = retention::forget_rollup_claims(&ingest.db, before.timestamp_micros()).await {
@@ -26,7 +40,7 @@ pub async fn run(ingest: IngestState, stop: CancellationToken) {
         }
         tokio::select! {
             () = stop.cancelled() => return,
-            () = tokio::time::sleep(Duration::from_secs(3600)) => {}
+            () = tokio::time::sleep(ingest.telemetry.prune_every()) => {}
         }
     }
 }

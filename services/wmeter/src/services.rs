@@ -141,8 +141,8 @@ impl Services {
                  publish to, mqtt://host:port"
             );
         }
-        let retained = ingest.get_ref().clone();
-        wiring.spawn(|stop| wm_telemetry_ingest::retention::run(retained, stop));
+        let (retained, log) = (ingest.get_ref().clone(), wiring.event_log().cloned());
+        wiring.spawn(|stop| wm_telemetry_ingest::retention::run(retained, log, stop));
         if let Some(detectors) = wm_telemetry_ingest::detectors(&settings.ingest()) {
             let swept = ingest.get_ref().clone();
             let every = std::time::Duration::from_secs(60);

@@ -9,6 +9,7 @@ mod append;
 mod codec;
 mod consumer;
 mod groups;
+mod retention;
 mod store;
 
 use std::{collections::HashMap, fmt, sync::Arc};
@@ -120,6 +121,14 @@ impl EmbeddedLog {
                 message: "the embedded event log is appended to only in its own sqlite:// database".to_owned(),
             }),
         }
+    }
+
+    /// Deletes the records of `topic` appended before `before`, except what
+    /// a running group has still to read and each partition's last record
+    /// ([`retention`]); returns how many went.
+    pub async fn expire(&self, topic: &str, before: chrono::DateTime<chrono::Utc>) -> Result<u64> {
+        validate_topic(topic)?;
+        retention::expire(&self.shared, topic, before.timestamp_millis()).await
     }
 
     /// Wakes the consumers: records were committed by [`EmbeddedLog::append_in`].

@@ -21,7 +21,7 @@ use super::{
 };
 use crate::{
     csv,
-    domain::rollup::{Bucket, HOUR_US, day_start, hour_start, next_bucket},
+    domain::rollup::{Bucket, day_start, hour_start, next_bucket},
     error::IngestError,
     state::IngestState,
     storage::{
@@ -102,7 +102,7 @@ impl IndexQuery {
         let now = state.now().timestamp_micros();
         let at = time("at", self.at.as_deref())?.unwrap_or(now).min(now);
         let tz = state.analytics.tz();
-        let hourly_since = now - i64::from(state.telemetry.retention_days) * 24 * HOUR_US;
+        let hourly_since = now - state.telemetry.retention().num_microseconds().unwrap_or(i64::MAX);
         let hour = hour_start(at);
         if hour > hourly_since {
             let day_us = next_bucket(Bucket::Day, day_start(hour, tz), tz);

@@ -162,10 +162,13 @@ impl MqttSettings {
 #[serde(default, deny_unknown_fields)]
 pub struct TelemetrySettings {
     /// Days telemetry is kept (activity, BLE activity, readings,
-    /// discoveries, accepted message ids, hourly rollups); older rows are
-    /// deleted hourly.
-    /// The event log keeps its own retention.
+    /// discoveries, accepted message ids, hourly rollups, and the embedded
+    /// log's telemetry topics); older rows are deleted hourly.
     pub retention_days: u32,
+    /// Minutes instead of days, when set: for soaks and trials that must
+    /// see retention apply within the hour. The pruning then runs four
+    /// times per retention period.
+    pub retention_minutes: Option<u32>,
     /// Uplinks a second one gateway may send, sustained (0: no limit); the
     /// excess is dead-lettered as `rate-limited`, so that one flooding
     /// gateway cannot starve the rest.
@@ -177,17 +180,37 @@ pub struct TelemetrySettings {
 
 impl Default for TelemetrySettings {
     fn default() -> Self {
-        Self { retention_days: 90, gateway_rate_per_sec: 100, gateway_rate_burst: 2_000 }
+        Self { retention_days: 90, retention_minutes: None, gateway_rate_per_sec: 100, gateway_rate_burst: 2_000 }
     }
 }
 
 impl TelemetrySettings {
+    /// How long telemetry is kept.
+    pub fn retention(&self) -> chrono::TimeDelta {
+        match self.retention_minutes {
+            Some(minutes) => chrono::TimeDelta::minutes(i64::from(minutes)),
+            None => chrono::TimeDelta::days(i64::from(self.retention_days)),
+        }
+    }
+
+    /// How often the retention is enforced: hourly, or four times per
+    /// retention period when that is shorter.
+    pub fn prune_every(&self) -> std::time::Duration {
+        let quarter = self.retention().to_std().unwrap_or_default() / 4;
+        quarter.clamp(std::time::Duration::from_secs(15), std::time::Duration::from_secs(3600))
+    }
+
     pub fn validate(&self) -> Result<(), (&'static str, String)> {
         if !(1..=3650).contains(&self.retention_days) {
             return Err((
                 "telemetry.retention_days",
                 format!("{} is out of range; expected 1 to 3650", self.retention_days),
             ));
+        }
+        if let Some(minutes) = self.retention_minutes
+            && !(1..=3650 * 24 * 60).contains(&minutes)
+        {
+            return Err(("telemetry.retention_minutes", format!("{minutes} is out of range; expected 1 to 5256000")));
         }
         if self.gateway_rate_per_sec > 0 && self.gateway_rate_burst == 0 {
             return Err(("telemetry.gateway_rate_burst", "must be at least 1 when the rate is limited".to_owned()));
@@ -220,5 +243,17 @@ mod tests {
     fn passwords_are_not_printed() {
         let s = MqttSettings { password: Some("hunter22".into()), ..MqttSettings::default() };
         assert!(!format!("{s:?}").contains("hunter22"));
+    }
+
+    #[test]
+    fn retention_is_days_or_minutes_and_pruned_four_times_per_period_at_most_hourly() {
+        let days = TelemetrySettings::default();
+        assert_eq!(days.retention(), chrono::TimeDelta::days(90));
+        assert_eq!(days.prune_every(), std::time::Duration::from_secs(3600));
+        let minutes = TelemetrySettings { retention_minutes: Some(4), ..TelemetrySettings::default() };
+        assert_eq!(minutes.retention(), chrono::TimeDelta::minutes(4));
+        assert_eq!(minutes.prune_every(), std::time::Duration::from_secs(60));
+        let zero = TelemetrySettings { retention_minutes: Some(0), ..TelemetrySettings::default() };
+        assert_eq!(zero.validate().unwrap_err().0, "telemetry.retention_minutes");
     }
 }
