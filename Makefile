@@ -12,7 +12,7 @@ PROFILE ?= demo
 TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
 WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test deps build web test-rust test-web test-e2e test-faults fuzz soak login-storm bench bench-smoke lint validate-deploy fmt clean
+.PHONY: help run test deps build web test-rust test-web test-e2e test-faults test-upgrade fuzz soak login-storm bench bench-smoke lint validate-deploy fmt clean
 
 help:
 	@echo "make run    build everything and start w-meter (embedded mode, demo network) on http://127.0.0.1:8080"
@@ -53,6 +53,10 @@ test-e2e: web/dist/index.html
 ## test-faults: the fault scenarios alone (they also run in make test); docs/reliability.md.
 test-faults: deps
 	deploy/dev/test.sh faults
+
+## test-upgrade: the previous commit's wmeter (built once, cached in .cache/previous) serves a database this one migrated and wrote to.
+test-upgrade:
+	deploy/dev/upgrade.sh
 
 ## fuzz: every cargo fuzz target for FUZZ_SECONDS each (default 10 min), keeping the corpus in .cache/fuzz.
 FUZZ_SECONDS ?= 600

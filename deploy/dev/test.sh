@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 repo=$PWD
 what=${1:-all}
 
-step() { printf '\n==> %s\n' "$*"; }
+step() { printf '\n==> [%s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
 # The fault scenarios, by test name (also part of the Rust tests of `all`).
 FAULTS='test(faults::) | test(a_killed_server) | test(replaying_every_projection) | test(a_killed_ingest_replica) | test(registry_outage) | test(offline_gateway) | test(cannot_be_audited)'

@@ -16,6 +16,7 @@ mod seed;
 mod serve;
 mod simulate;
 mod topics;
+mod upgrade;
 mod users;
 
 use std::{
@@ -24,7 +25,13 @@ use std::{
 };
 
 pub fn wmeter() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_wmeter"));
+    wmeter_at(env!("CARGO_BIN_EXE_wmeter").as_ref())
+}
+
+/// The `wmeter` at `binary` (another release's, say), with no `WMETER_`
+/// variable but those a test sets.
+pub fn wmeter_at(binary: &std::path::Path) -> Command {
+    let mut command = Command::new(binary);
     // Start from a clean slate: only what each test sets.
     for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("WMETER_")) {
         command.env_remove(key);
@@ -51,7 +58,12 @@ pub fn serve_with(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) ->
 
 /// The command [`serve_with`] spawns.
 pub fn serve_command(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Command {
-    let mut command = wmeter();
+    on_folder(wmeter(), dir, args, env)
+}
+
+/// `command` (a `wmeter`) with `args`, on the database, key and dashboard
+/// in `dir`, on free ports.
+pub fn on_folder(mut command: Command, dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Command {
     command
         .args(args)
         .envs(env.iter().copied())
