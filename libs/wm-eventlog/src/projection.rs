@@ -133,10 +133,10 @@ impl LagMetric {
 }
 
 /// Consumes `projection`'s topics as a member of its group until `stop` is
-/// cancelled, telling `membership` once the group assigned it its share. Joining, polling and applying are retried with backoff; a
-/// failing batch is never skipped:
-/// offsets are committed only after `apply` succeeded, so a stop or crash
-/// in between redelivers the batch.
+/// cancelled, telling `membership` once the group assigned it its share.
+/// Joining, polling and applying are retried with backoff; a failing batch
+/// is never skipped: offsets are committed only after `apply` succeeded, so
+/// a stop or crash in between redelivers the batch.
 #[tracing::instrument(skip_all, fields(projection = projection.name()))]
 pub async fn run(
     log: &dyn EventLog,
