@@ -26,7 +26,8 @@ esac
 if [[ $profile == release ]]; then
   cargo build --release --bin wmeter --bin wm-bench
 else
-  cargo build --bin wmeter --bin wm-bench
+  # As deploy/dev/test.sh's binaries: features unified as in the test build.
+  cargo build --workspace --bins --locked
 fi
 bin=target/$profile
 [[ -f web/dist/index.html ]] || make web

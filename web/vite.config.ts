@@ -55,6 +55,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup-tests.ts'],
     restoreMocks: true,
+    // Every core: the default leaves one free, which on two cores is one worker.
+    maxWorkers: '100%',
     // Room for the longest waits above on a loaded machine; locally the
     // slowest test takes under 4 s.
     testTimeout: 20_000,

@@ -2,8 +2,10 @@
 # The cargo fuzz targets of fuzz/ (docs/reliability.md, "Hostile input").
 #   fuzz.sh install          cargo-fuzz, when missing
 #   fuzz.sh run SECONDS      build every target, then fuzz each for SECONDS
-# A smoke run (make test) starts from an empty corpus in a temp dir; a long
-# run (make fuzz) keeps its corpus in .cache/fuzz so each run goes deeper.
+# A smoke run (make test) starts from an empty corpus in a temp dir and
+# builds unoptimised: minutes less to build, a twentieth of the runs, which
+# is plenty to prove each target runs. A long run (make fuzz) builds
+# optimised and keeps its corpus in .cache/fuzz so each run goes deeper.
 # A crash fails the run and leaves its input in .cache/fuzz/artifacts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,6 +25,10 @@ install() {
 
 run() {
   local seconds=$1 corpus_root=$2
+  shift 2
+  BUILD_FLAGS+=("$@")
+  # Its own lock file: refuse to run on one that no longer matches.
+  cargo metadata --locked --format-version 1 --manifest-path fuzz/Cargo.toml >/dev/null
   cargo fuzz build "${BUILD_FLAGS[@]}"
   mkdir -p .cache/fuzz/artifacts
   for target in "${TARGETS[@]}"; do
@@ -46,7 +52,7 @@ case "${1:-}" in
     else
       corpus=$(mktemp -d /tmp/wmeter-fuzz.XXXXXX)
       trap 'rm -rf "$corpus"' EXIT
-      run "$seconds" "$corpus"
+      run "$seconds" "$corpus" --dev
     fi
     ;;
   *) echo "usage: $0 install | run SECONDS [keep]" >&2; exit 2 ;;

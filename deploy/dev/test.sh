@@ -80,6 +80,14 @@ rust_tests() {
   fi
 }
 
+# The workspace's binaries (debug). Built for the whole workspace, their
+# dependencies' features unify as in the Rust tests' build, so after those
+# tests this links what is missing instead of recompiling half the tree
+# (`cargo build --bin wmeter` alone unifies fewer features).
+binaries() {
+  cargo build --workspace --bins --locked
+}
+
 web_tests() {
   step "web unit tests"
   (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm test)
@@ -89,7 +97,7 @@ web_tests() {
 
 e2e_tests() {
   step "browser end-to-end tests: wmeter serve fed by wmeter simulate, in Chromium"
-  cargo build --bin wmeter --locked
+  binaries
   [ -f web/dist/index.html ] || (cd web && npm run build)
   export WM_E2E_CHROMIUM WM_E2E_MOSQUITTO_PUB
   WM_E2E_CHROMIUM=$(deploy/dev/chromium.sh path)
@@ -104,7 +112,7 @@ fault_tests() {
 
 schemathesis_run() {
   step "schemathesis: every check against the OpenAPI document, on wmeter serve"
-  cargo build --bin wmeter --locked
+  binaries
   deploy/dev/schemathesis.sh run 20
 }
 
