@@ -4,7 +4,8 @@
 # 30 minutes. Every minute it samples the server's resident memory, open
 # file descriptors, SQLite file handles (its database connections), the
 # size of its database (the SQLite file and its WAL: tables and event log),
-# the p99 of API reads, the SSE streams still open and the uplinks
+# its composition (what the retention bounds, what is kept whole, free
+# pages), the p99 of API reads, the SSE streams still open and the uplinks
 # accepted; then it appends the table and the drift (last minute against
 # the first) to bench/RESULTS.md. Telemetry is kept SOAK_RETENTION_MINUTES
 # instead of 90 days, so that the retention (tables and the event log's
@@ -63,6 +64,39 @@ asyncio.run(main())
 PY
 pids+=($!)
 
+# The database's pages in three parts (MiB): what the telemetry retention
+# bounds (the telemetry tables, the claims against redelivery and the
+# event log's telemetry topics, their indexes included), what is kept whole
+# (registry, alarms, commands, notifications, users and the other topics),
+# and the free pages SQLite will reuse. The log's pages are split between
+# its topics in proportion to their records' bytes.
+composition() {
+  python3 - "$1" <<'PY'
+import sqlite3, sys
+BOUNDED = {"gateway_activity", "ble_activity", "readings", "discoveries", "ingest_messages", "meter_hourly",
+           "rollup_claims", "registry_applied_readings"}
+# wm_proto::topics::TELEMETRY
+TELEMETRY = {f"wmeter.telemetry.{t}.v1" for t in
+             ("gateway-status", "gateway-activity", "ble-activity", "readings", "alerts", "discoveries")}
+TELEMETRY.add("wmeter.dead-letters.v1")
+db = sqlite3.connect(sys.argv[1], timeout=30)
+owner = dict(db.execute("SELECT name, tbl_name FROM sqlite_schema"))
+pages = {}
+for name, size in db.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"):
+    table = owner.get(name, name)
+    pages[table] = pages.get(table, 0) + size
+log = pages.pop("event_log_records", 0)
+topics = db.execute("SELECT topic, SUM(LENGTH(payload) + LENGTH(headers)) FROM event_log_records GROUP BY topic").fetchall()
+total_bytes = sum(b or 0 for _, b in topics) or 1
+telemetry_bytes = sum(b or 0 for t, b in topics if t in TELEMETRY)
+bounded = sum(v for k, v in pages.items() if k in BOUNDED) + log * telemetry_bytes / total_bytes
+kept = sum(v for k, v in pages.items() if k not in BOUNDED) + log * (1 - telemetry_bytes / total_bytes)
+free = db.execute("PRAGMA freelist_count").fetchone()[0] * db.execute("PRAGMA page_size").fetchone()[0]
+mib = 1 << 20
+print(f"{bounded / mib:.0f} | {kept / mib:.0f} | {free / mib:.0f}")
+PY
+}
+
 accepted() {
   curl -s "$url/metrics" | awk '/^wmeter_ingest_uplinks_total\{.*outcome="accepted"/ { s += $NF } END { printf "%d", s }'
 }
@@ -75,7 +109,7 @@ for minute in $(seq 1 "$minutes"); do
   fds=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 2>/dev/null || true; } | wc -l)
   db=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 -lname "$dir/wm.db*" 2>/dev/null || true; } | wc -l)
   size=$(du -cm "$dir"/wm.db "$dir"/wm.db-wal 2>/dev/null | awk 'END { print $1 }')
-  row="| $minute | $rss | $fds | $db | $size | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
+  row="| $minute | $rss | $fds | $db | $size | $(composition "$dir/wm.db") | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
   rows+=("$row")
   echo "$row"
 done
@@ -87,10 +121,10 @@ drift() { awk -v a="$(cell "$first" "$1")" -v b="$(cell "$last" "$1")" 'BEGIN { 
   printf '\n## Soak, %s (commit %s)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD)"
   printf 'Machine: %s. `wmeter serve` (%s build, SQLite, embedded log and broker) under `wmeter simulate` at %s uplinks/s (200 gateways, 4,000 meters) with %s SSE streams open, for %s minutes, telemetry kept %s minutes; sampled each minute. Database: the SQLite file and its WAL. p99: %s sequential reads (count, meter list, gateway activity) with a fresh token.\n\n' \
     "$(machine)" "$profile" "$rate" "$streams" "$minutes" "$retention" "$probes"
-  echo '| minute | RSS MiB | open fds | SQLite file handles | database MiB | read p99 ms | SSE streams open | uplinks accepted |'
-  echo '|---|---|---|---|---|---|---|---|'
+  echo '| minute | RSS MiB | open fds | SQLite file handles | database MiB | of which bounded by retention | kept whole | free pages | read p99 ms | SSE streams open | uplinks accepted |'
+  echo '|---|---|---|---|---|---|---|---|---|---|---|'
   printf '%s\n' "${rows[@]}"
-  printf '\nDrift, last minute against the first: RSS %s MiB; open fds %s; SQLite file handles %s; database %s MiB; read p99 %s ms.\n' \
-    "$(drift 3)" "$(drift 4)" "$(drift 5)" "$(drift 6)" "$(drift 7)"
+  printf '\nDrift, last minute against the first: RSS %s MiB; open fds %s; SQLite file handles %s; database %s MiB (bounded by retention %s, kept whole %s, free %s); read p99 %s ms.\n' \
+    "$(drift 3)" "$(drift 4)" "$(drift 5)" "$(drift 6)" "$(drift 7)" "$(drift 8)" "$(drift 9)" "$(drift 10)"
 } >>"$results"
 echo "appended to $results"

@@ -39,6 +39,7 @@ async fn expiry_spares_what_a_running_group_has_to_read_and_each_partitions_last
     let db = TestDb::sqlite().await;
     let log = EmbeddedLog::open(db.db(), EmbeddedSettings { partitions: 1 }).await.unwrap();
     append(&log, 0, 10).await;
+    assert!(!log.expired(TOPIC).await.unwrap(), "nothing expired yet");
     tick().await;
     let cut_off = Utc::now();
     tick().await;
@@ -51,6 +52,7 @@ async fn expiry_spares_what_a_running_group_has_to_read_and_each_partitions_last
 
     assert_eq!(log.expire(TOPIC, cut_off).await.unwrap(), 6);
     assert_eq!(offsets(&log).await, [6, 7, 8, 9], "what the group has not applied stays");
+    assert!(log.expired(TOPIC).await.unwrap(), "a replay would start at offset 6");
     let rest = running.poll(10, Duration::from_secs(1)).await.unwrap();
     assert_eq!(rest.iter().map(|r| r.offset).collect::<Vec<_>>(), [6, 7, 8, 9]);
     running.commit(&rest).await.unwrap();
@@ -71,4 +73,5 @@ async fn expiry_spares_what_a_running_group_has_to_read_and_each_partitions_last
     assert_eq!(first.iter().map(|r| r.offset).collect::<Vec<_>>(), [11], "a new group starts at the oldest kept");
 
     assert_eq!(log.expire("wmeter.test.absent.v1", later).await.unwrap(), 0, "a topic never written to");
+    assert!(!log.expired("wmeter.test.absent.v1").await.unwrap());
 }

@@ -11,8 +11,16 @@ use wm_eventlog::EventLog;
 use crate::{state::IngestState, storage::retention};
 
 /// How long the rollups' claim on a reading is kept: far longer than a
-/// redelivery takes.
+/// redelivery takes, unless the retention is shorter still.
 const ROLLUP_CLAIMS_KEPT: chrono::TimeDelta = chrono::TimeDelta::days(2);
+
+/// How long the rollups' claims are kept under `retention`: a claim answers
+/// a redelivery of its reading's record, which outlives the retention only
+/// in the log a projection has not read yet. A retention in minutes (soaks
+/// and trials) thus bounds the claims too, instead of two days of them.
+fn rollup_claims_kept(retention: chrono::TimeDelta) -> chrono::TimeDelta {
+    ROLLUP_CLAIMS_KEPT.min(retention)
+}
 
 /// Prunes every hour, or more often for a retention in minutes (and once
 /// at start-up), until `stop`. `log` is the event log: when it is the
@@ -34,13 +42,26 @@ pub async fn run(ingest: IngestState, log: Option<Arc<dyn EventLog>>, stop: Canc
                 }
             }
         }
-        let before = ingest.clock.now() - ROLLUP_CLAIMS_KEPT;
+        let before = ingest.clock.now() - rollup_claims_kept(ingest.telemetry.retention());
         if let Err(e) = retention::forget_rollup_claims(&ingest.db, before.timestamp_micros()).await {
-            tracing::warn!(error = %e, "the rollups' old claims were not deleted; trying again in an hour");
+            tracing::warn!(error = %e, "the rollups' old claims were not deleted; trying again later");
         }
         tokio::select! {
             () = stop.cancelled() => return,
             () = tokio::time::sleep(ingest.telemetry.prune_every()) => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeDelta;
+
+    use super::*;
+
+    #[test]
+    fn the_rollups_claims_are_kept_two_days_or_the_retention_if_shorter() {
+        assert_eq!(rollup_claims_kept(TimeDelta::days(90)), TimeDelta::days(2));
+        assert_eq!(rollup_claims_kept(TimeDelta::minutes(5)), TimeDelta::minutes(5));
     }
 }

@@ -40,6 +40,11 @@ pub enum Subcommand {
         /// distributed mode); without it, every service's (embedded).
         #[arg(long, value_enum)]
         service: Option<Service>,
+        /// Rebuild even though the telemetry retention expired the embedded
+        /// log's oldest telemetry: totals and rollups then count only what
+        /// the log still holds.
+        #[arg(long)]
+        allow_expired: bool,
     },
     /// Copy the embedded mode's database, consistently, while it serves and
     /// ingests: the event log, every projection, users and keys, and the

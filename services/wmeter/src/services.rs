@@ -132,7 +132,8 @@ impl Services {
             let (counted, every) = (registry.clone(), wm_device_registry::map::REFRESH);
             wiring.spawn(move |stop| wm_device_registry::map::run(counted, every, stop));
             let (db, clock) = (registry.actions.db.clone(), registry.actions.clock.clone());
-            wiring.spawn(move |stop| wm_device_registry::claims::run(db, clock, stop));
+            let (retention, every) = (settings.telemetry.retention(), settings.telemetry.prune_every());
+            wiring.spawn(move |stop| wm_device_registry::claims::run(db, clock, retention, every, stop));
         }
         let Some(ingest) = &self.ingest else { return Ok(None) };
         if role != Role::Embedded && settings.mqtt.is_embedded() {

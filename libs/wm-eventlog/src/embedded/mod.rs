@@ -131,6 +131,14 @@ impl EmbeddedLog {
         retention::expire(&self.shared, topic, before.timestamp_millis()).await
     }
 
+    /// Whether records of `topic` were expired ([`EmbeddedLog::expire`]): a
+    /// partition's first record is past offset 0. A replay then rebuilds
+    /// from what is left.
+    pub async fn expired(&self, topic: &str) -> Result<bool> {
+        validate_topic(topic)?;
+        retention::expired(&self.shared, topic).await
+    }
+
     /// Wakes the consumers: records were committed by [`EmbeddedLog::append_in`].
     pub fn wake(&self) {
         self.shared.changed.notify_waiters();

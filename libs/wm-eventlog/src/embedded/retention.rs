@@ -57,3 +57,21 @@ pub(super) async fn expire(shared: &Shared, topic: &str, before_ms: i64) -> Resu
     }
     Ok(deleted)
 }
+
+/// Whether a partition of `topic` lost its first records to [`expire`].
+pub(super) async fn expired(shared: &Shared, topic: &str) -> Result<bool> {
+    let mut conn = shared.pool.acquire().await?;
+    for partition in 0..store::topic_partitions(&mut conn, topic).await?.unwrap_or(0) {
+        let first: Option<i64> = sqlx::query_scalar(
+            "SELECT MIN(record_offset) FROM event_log_records WHERE topic = $1 AND partition_id = $2",
+        )
+        .bind(topic)
+        .bind(partition)
+        .fetch_one(&mut *conn)
+        .await?;
+        if first.is_some_and(|offset| offset > 0) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}

@@ -27,7 +27,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Subcommand::Serve { demo } => serve::embedded(load(config, Mode::Embedded)?, demo).await,
         Subcommand::Run { service } => serve::service(load(config, Mode::Distributed)?, service).await,
         Subcommand::Migrate => migrate::run(load(config, Mode::Embedded)?).await,
-        Subcommand::Replay { service } => replay::run(load(config, Mode::Embedded)?, service).await,
+        Subcommand::Replay { service, allow_expired } => {
+            replay::run(load(config, Mode::Embedded)?, service, allow_expired).await
+        }
         Subcommand::Backup { file } => backup::run(load(config, Mode::Embedded)?, &file).await,
         Subcommand::Restore { file, replace } => restore::run(load(config, Mode::Embedded)?, &file, replace).await,
         Subcommand::Seed(args) => seed::run(load(config, Mode::Embedded)?, args).await,

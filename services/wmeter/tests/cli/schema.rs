@@ -1,6 +1,12 @@
 //! `wmeter migrate` and `wmeter replay`.
 
-use crate::wmeter;
+use wm_eventlog::{
+    EventLog, OutgoingRecord,
+    embedded::{EmbeddedLog, EmbeddedSettings},
+};
+use wm_storage::{DatabaseSettings, Db};
+
+use crate::{run, wmeter};
 
 #[test]
 fn migrate_creates_the_schema_and_is_idempotent() {
@@ -56,4 +62,35 @@ fn replay_of_one_service_rebuilds_only_its_projections() {
         "telemetry-ingest.directory: rebuilt from 0 events\ntelemetry-ingest.telemetry: rebuilt from 0 events\n\
          telemetry-ingest.rollups: rebuilt from 0 events\n"
     );
+}
+
+/// Once the telemetry retention expired the embedded log's oldest readings,
+/// a replay would rebuild the totals and rollups from the window left: it
+/// is refused, saying why and what to do, unless asked for.
+#[tokio::test]
+async fn replay_after_the_retention_expired_telemetry_is_refused_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/wm.db", dir.path().display());
+    let (code, stderr) = run(wmeter().arg("migrate").env("WMETER_DATABASE__URL", &url));
+    assert_eq!(code, 0, "{stderr}");
+    let db = Db::connect(&DatabaseSettings { url: url.clone(), ..DatabaseSettings::default() }).await.unwrap();
+    let log = EmbeddedLog::open(&db, EmbeddedSettings::default()).await.unwrap();
+    let readings = wm_proto::topics::READINGS;
+    log.ensure_topics(&[readings]).await.unwrap();
+    let records = (0..3).map(|n| OutgoingRecord::new(readings, "meter", format!("r{n}").into_bytes())).collect();
+    log.append_batch(records).await.unwrap();
+    assert_eq!(log.expire(readings, chrono::Utc::now() + chrono::TimeDelta::hours(1)).await.unwrap(), 2);
+    drop(log);
+    db.close().await;
+
+    let (code, stderr) = run(wmeter().arg("replay").env("WMETER_DATABASE__URL", &url));
+    assert_ne!(code, 0, "refused");
+    assert!(
+        stderr.contains(&format!("replay refused: the telemetry retention expired the oldest records of {readings}"))
+            && stderr.contains("Restore a backup instead")
+            && stderr.contains("--allow-expired"),
+        "{stderr}"
+    );
+    let (code, stderr) = run(wmeter().args(["replay", "--allow-expired"]).env("WMETER_DATABASE__URL", &url));
+    assert_eq!(code, 0, "{stderr}");
 }

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { localDateTimeInput } from '../../../lib/local-date-time.ts';
@@ -69,8 +69,12 @@ describe('the billing export', () => {
   });
 
   it('sends no filter when none is given, and shows its progress', async () => {
+    // The answer waits until the test has seen the progress, however slow
+    // the machine.
+    let answer: (() => void) | undefined;
+    const answered = new Promise<void>((resolve) => { answer = resolve; });
     const requests = serve(async () => {
-      await delay(100);
+      await answered;
       return csvFile(NAME, CSV);
     });
     const saved = catchDownloads();
@@ -79,6 +83,7 @@ describe('the billing export', () => {
 
     await user.click(within(dialog).getByRole('button', { name: 'Download' }));
     expect(await within(dialog).findByRole('button', { name: /Downloading…/ })).toBeDisabled();
+    answer?.();
     await waitFor(() => { expect(saved).toHaveLength(1); });
     const params = new URL(requests[0]?.url ?? '').searchParams;
     expect([...params.keys()]).toEqual(['at']);
