@@ -25,9 +25,9 @@ esac
 
 if [[ $profile == release ]]; then
   cargo build --release --bin wmeter --bin wm-bench
-else
-  # As deploy/dev/test.sh's binaries: features unified as in the test build.
-  cargo build --workspace --bins --locked
+elif [[ ${WM_BINARIES_BUILT:-} != 1 ]]; then
+  # Unless make test's Rust tests just built both (deploy/dev/test.sh).
+  cargo build --locked --bin wmeter --bin wm-bench
 fi
 bin=target/$profile
 [[ -f web/dist/index.html ]] || make web

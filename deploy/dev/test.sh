@@ -16,7 +16,9 @@ FAULTS='test(faults::) | test(a_killed_server) | test(replaying_every_projection
 servers_dir=$(mktemp -d /tmp/wmeter-test.XXXXXX)
 # PostgreSQL runs as its own user, which must reach its data folder.
 chmod 755 "$servers_dir"
+background=()
 stop_servers() {
+  for pid in "${background[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
   deploy/dev/postgres.sh stop "$servers_dir/pg" || true
   deploy/dev/tansu.sh stop "$servers_dir/kafka" || true
   rm -rf "$servers_dir"
@@ -78,14 +80,15 @@ rust_tests() {
   else
     cargo test --workspace --locked --no-fail-fast
   fi
+  export WM_BINARIES_BUILT=1
 }
 
-# The workspace's binaries (debug). Built for the whole workspace, their
-# dependencies' features unify as in the Rust tests' build, so after those
-# tests this links what is missing instead of recompiling half the tree
-# (`cargo build --bin wmeter` alone unifies fewer features).
+# wmeter and wm-bench (debug), which the steps after the Rust tests serve
+# and run. Those tests built both (their integration tests run them): a
+# `cargo build` here would unify dependency features without the tests'
+# dev-dependencies and so recompile some sixty crates.
 binaries() {
-  cargo build --workspace --bins --locked
+  [ "${WM_BINARIES_BUILT:-}" = 1 ] || cargo build --locked --bin wmeter --bin wm-bench
 }
 
 web_tests() {
@@ -121,6 +124,21 @@ fuzz_smoke() {
   deploy/dev/fuzz.sh run 20
 }
 
+# schemathesis keeps one core busy (it runs one worker), so the fuzz smoke
+# run builds beside it, its output shown once both are done.
+schemathesis_and_fuzz_smoke() {
+  local log=$servers_dir/fuzz-smoke.log
+  step "fuzz smoke run, started beside schemathesis (its output follows schemathesis')"
+  setsid bash -c 'deploy/dev/fuzz.sh run 20' >"$log" 2>&1 &
+  background+=($!)
+  schemathesis_run
+  step "fuzz smoke run: every cargo fuzz target for 20 s (make fuzz runs them longer)"
+  local status=0
+  wait "${background[-1]}" || status=$?
+  grep -vE '^\s+(Compiling|Downloaded|Downloading)' "$log" || true
+  return "$status"
+}
+
 bench_smoke() {
   step "benchmark smoke run: every figure of make bench, tiny, so the harness never rots"
   bench/run.sh smoke
@@ -140,8 +158,7 @@ case "$what" in
     start_servers
     rust_tests
     e2e_tests
-    schemathesis_run
-    fuzz_smoke
+    schemathesis_and_fuzz_smoke
     bench_smoke
     ;;
   rust) start_servers; rust_tests ;;
