@@ -25,9 +25,8 @@ esac
 
 if [[ $profile == release ]]; then
   cargo build --release --bin wmeter --bin wm-bench
-elif [[ ${WM_BINARIES_BUILT:-} != 1 ]]; then
-  # Unless make test's Rust tests just built both (deploy/dev/test.sh).
-  cargo build --locked --bin wmeter --bin wm-bench
+else
+  deploy/dev/binaries.sh
 fi
 bin=target/$profile
 [[ -f web/dist/index.html ]] || make web

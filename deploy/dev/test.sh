@@ -75,20 +75,16 @@ validate_deploy() {
 
 rust_tests() {
   step "Rust tests (unit, storage on both backends, event-log contract on both logs, API)"
+  setsid deploy/dev/hang-watch.sh &
+  local watch=$!
+  background+=("$watch")
   if cargo nextest --version >/dev/null 2>&1; then
     cargo nextest run --workspace --locked --no-fail-fast
   else
     cargo test --workspace --locked --no-fail-fast
   fi
+  kill -- "-$watch" 2>/dev/null || true
   export WM_BINARIES_BUILT=1
-}
-
-# wmeter and wm-bench (debug), which the steps after the Rust tests serve
-# and run. Those tests built both (their integration tests run them): a
-# `cargo build` here would unify dependency features without the tests'
-# dev-dependencies and so recompile some sixty crates.
-binaries() {
-  [ "${WM_BINARIES_BUILT:-}" = 1 ] || cargo build --locked --bin wmeter --bin wm-bench
 }
 
 web_tests() {
@@ -100,7 +96,7 @@ web_tests() {
 
 e2e_tests() {
   step "browser end-to-end tests: wmeter serve fed by wmeter simulate, in Chromium"
-  binaries
+  deploy/dev/binaries.sh
   [ -f web/dist/index.html ] || (cd web && npm run build)
   export WM_E2E_CHROMIUM WM_E2E_MOSQUITTO_PUB
   WM_E2E_CHROMIUM=$(deploy/dev/chromium.sh path)
@@ -115,12 +111,13 @@ fault_tests() {
 
 schemathesis_run() {
   step "schemathesis: every check against the OpenAPI document, on wmeter serve"
-  binaries
+  deploy/dev/binaries.sh
   deploy/dev/schemathesis.sh run 20
 }
 
+fuzz_step="fuzz smoke run: every cargo fuzz target for 20 s (make fuzz runs them longer)"
 fuzz_smoke() {
-  step "fuzz smoke run: every cargo fuzz target for 20 s (make fuzz runs them longer)"
+  step "$fuzz_step"
   deploy/dev/fuzz.sh run 20
 }
 
@@ -128,11 +125,11 @@ fuzz_smoke() {
 # run builds beside it, its output shown once both are done.
 schemathesis_and_fuzz_smoke() {
   local log=$servers_dir/fuzz-smoke.log
-  step "fuzz smoke run, started beside schemathesis (its output follows schemathesis')"
-  setsid bash -c 'deploy/dev/fuzz.sh run 20' >"$log" 2>&1 &
+  step "$fuzz_step: started beside schemathesis, its output follows"
+  setsid deploy/dev/fuzz.sh run 20 >"$log" 2>&1 &
   background+=($!)
   schemathesis_run
-  step "fuzz smoke run: every cargo fuzz target for 20 s (make fuzz runs them longer)"
+  step "$fuzz_step"
   local status=0
   wait "${background[-1]}" || status=$?
   grep -vE '^\s+(Compiling|Downloaded|Downloading)' "$log" || true
