@@ -33,7 +33,7 @@ source bench/serve.sh
 
 echo "soak: $minutes min at $rate uplinks/s with $streams SSE streams, on $url"
 WMETER_SIM_PASSWORD=$password "$bin" simulate --register --api "$url" --username bench \
-  --gateways 200 --meters 4000 --rate "$rate" --duration $((minutes * 60 + 60)) >"$dir/simulate.log" 2>&1 &
+  --gateways 200 --meters 4000 --rate "$rate" --duration $((minutes * 60 + 300)) >"$dir/simulate.log" 2>&1 &
 pids+=($!)
 
 # The SSE clients: one process, each stream a socket that reads forever and
@@ -102,8 +102,13 @@ accepted() {
 }
 
 rows=()
+# Each sample on the minute since the start: a sample takes seconds (the
+# composition reads the whole file), which must not push the last ones
+# past the load (the simulator runs five spare minutes, then is stopped).
+started=$SECONDS
 for minute in $(seq 1 "$minutes"); do
-  sleep 60
+  wait_s=$((started + minute * 60 - SECONDS))
+  sleep $((wait_s > 0 ? wait_s : 0))
   kill -0 "$server" 2>/dev/null || { echo "wmeter serve died; its log:" >&2; tail -30 "$dir/serve.log" >&2; exit 1; }
   rss=$(rss_mib)
   fds=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 2>/dev/null || true; } | wc -l)

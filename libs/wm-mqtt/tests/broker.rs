@@ -39,9 +39,15 @@ impl Authenticator for Logins {
     }
 }
 
+/// A broker with [`logins`].
+async fn broker_with_logins() -> (EmbeddedBroker, Arc<Logins>) {
+    let logins = logins();
+    (broker_holding(logins.clone(), 1_000).await, logins)
+}
+
 /// `svc` and `gw` may do anything; `gw-a` only as client `a`, publishing
 /// under `up/a/` and subscribing to `down/a`.
-async fn broker_with_logins() -> (EmbeddedBroker, Arc<Logins>) {
+fn logins() -> Arc<Logins> {
     let gateway_a = Access {
         identity: "gw-a".into(),
         client_id: Some("a".into()),
@@ -49,17 +55,22 @@ async fn broker_with_logins() -> (EmbeddedBroker, Arc<Logins>) {
         publish_denied: Vec::new(),
         subscribe: Some(vec!["down/a".into()]),
     };
-    let logins = Arc::new(Logins {
+    Arc::new(Logins {
         logins: HashMap::from([
             ("svc".to_owned(), ("svc-pw".to_owned(), Access::full("svc"))),
             ("gw".to_owned(), ("gw-pw".to_owned(), Access::full("gw"))),
             ("gw-a".to_owned(), ("a-pw".to_owned(), gateway_a)),
         ]),
         refused: Mutex::default(),
-    });
-    let durable = Durable { client_id: "ingest".into(), identity: "svc".into(), filter: "up/#".into(), window: 10 };
-    let broker = EmbeddedBroker::start("127.0.0.1:0".parse().unwrap(), None, logins.clone(), durable).await.unwrap();
-    (broker, logins)
+    })
+}
+
+/// A broker whose durable session, `ingest` of `svc`, has at most `held`
+/// publishes waiting for it from all publishers together.
+async fn broker_holding(logins: Arc<Logins>, held: usize) -> EmbeddedBroker {
+    let durable =
+        Durable { client_id: "ingest".into(), identity: "svc".into(), filter: "up/#".into(), window: 10, held };
+    EmbeddedBroker::start("127.0.0.1:0".parse().unwrap(), None, logins, durable).await.unwrap()
 }
 
 async fn broker() -> EmbeddedBroker {
@@ -367,4 +378,30 @@ async fn in_process_the_durable_session_is_held_against_network_clients() {
 
     broker.publish("up/gw-1/reading".into(), b"from inside".to_vec());
     assert_eq!(taken(&mut session).await.payload(), b"from inside", "still delivered in process");
+}
+
+#[tokio::test]
+async fn in_process_past_the_total_held_no_publisher_is_read_until_ingest_lets_some_go() {
+    let broker = broker_holding(logins(), 2).await;
+    let mut session = broker.take_durable().expect("the durable session");
+    let mut polling = Vec::new();
+    let mut gateway = |id: &str| {
+        let (client, mut events) = AsyncClient::new(options(&broker, id, ("gw", "gw-pw")), 10);
+        polling.push(tokio::spawn(async move { while events.poll().await.is_ok() {} }));
+        client
+    };
+    let (one, two) = (gateway("gw-1"), gateway("gw-2"));
+    for payload in ["r1", "r2"] {
+        one.publish("up/gw-1/reading", QoS::AtLeastOnce, false, payload).await.unwrap();
+    }
+    let first = taken(&mut session).await;
+    let second = taken(&mut session).await;
+    assert_eq!((first.payload(), second.payload()), (&b"r1"[..], &b"r2"[..]));
+
+    two.publish("up/gw-2/reading", QoS::AtLeastOnce, false, "r3").await.unwrap();
+    let early = tokio::time::timeout(QUIET, session.recv()).await;
+    assert!(early.is_err(), "r3 waits in gw-2's socket while two are held: {early:?}");
+    first.ack();
+    assert_eq!(taken(&mut session).await.payload(), b"r3", "read once one is let go");
+    polling.iter().for_each(tokio::task::JoinHandle::abort);
 }

@@ -123,6 +123,9 @@ impl Db {
     }
 }
 
+/// The bytes a SQLite WAL file is cut back to when it starts over.
+const WAL_SIZE_LIMIT: u64 = 64 * 1024 * 1024;
+
 async fn connect_sqlite(settings: &DatabaseSettings, acquire: Duration) -> Result<SqlitePool, StorageError> {
     let options = SqliteConnectOptions::from_str(&settings.url)
         .map_err(|e| StorageError::InvalidSettings { key: "database.url", message: e.to_string() })?
@@ -130,7 +133,11 @@ async fn connect_sqlite(settings: &DatabaseSettings, acquire: Duration) -> Resul
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Normal)
         .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(10));
+        .busy_timeout(Duration::from_secs(10))
+        // The WAL file keeps its largest size (a burst of deletes, or
+        // checkpoints held back by long reads) unless told to shrink back
+        // once a checkpoint lets it start over: this bounds it at 64 MiB.
+        .pragma("journal_size_limit", WAL_SIZE_LIMIT.to_string());
     if let Some(parent) = Path::new(options.get_filename()).parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| StorageError::InvalidSettings {
             key: "database.url",

@@ -122,6 +122,24 @@ async fn a_failing_migration_leaves_nothing_half_applied() {
 }
 
 #[tokio::test]
+async fn sqlite_s_wal_shrinks_back_to_64_mib_once_a_burst_is_checkpointed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wm.db");
+    let db = Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}", file.display()))).await.unwrap();
+    let pool = db.sqlite().unwrap();
+    sqlx::query("CREATE TABLE blobs (b BLOB)").execute(pool).await.unwrap();
+    // 80 MiB in one transaction: the WAL cannot be checkpointed before it ends.
+    let burst = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 80000) \
+                 INSERT INTO blobs SELECT randomblob(1024) FROM n";
+    sqlx::query(burst).execute(pool).await.unwrap();
+    let wal = || std::fs::metadata(dir.path().join("wm.db-wal")).unwrap().len() >> 20;
+    assert!(wal() >= 80, "the burst is in the WAL: {} MiB", wal());
+    // The commit checkpointed it; the next write starts the WAL over.
+    sqlx::query("INSERT INTO blobs VALUES (1)").execute(pool).await.unwrap();
+    assert!(wal() <= 64, "{} MiB", wal());
+}
+
+#[tokio::test]
 async fn sqlite_creates_missing_folders() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}/a/b/wm.db", dir.path().display());

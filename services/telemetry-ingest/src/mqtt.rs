@@ -48,6 +48,9 @@ pub async fn start(
             identity: format!("service:{}", service.0),
             filter: UPLINKS.to_owned(),
             window: 4 * settings.batch,
+            // The batch being stored and seven waiting, from all gateways
+            // together: past it they wait in their sockets, not in memory.
+            held: 8 * settings.batch,
         };
         let identities = Identities {
             db: ingest.db.clone(),

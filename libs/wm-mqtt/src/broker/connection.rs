@@ -1,14 +1,7 @@
 //! One client's TCP connection: the CONNECT handshake, then one task that
 //! reads packets, writes what is due, and watches the keep-alive.
 
-use std::{
-    net::SocketAddr,
-    sync::{
-        Arc,
-        atomic::{AtomicUsize, Ordering},
-    },
-    time::Duration,
-};
+use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use bytes::{Buf, BytesMut};
 use rumqttc::{
@@ -25,7 +18,7 @@ use super::{
     MAX_PACKET_BYTES,
     access::{Access, Attempt, Authenticator, Refusal},
     router::{Attach, QUEUE_LIMIT, Router, lower},
-    session::{Acker, Message, Outbound, Session},
+    session::{Acker, Held, Message, Outbound, Session},
 };
 
 /// How long a new connection has to send its CONNECT.
@@ -139,7 +132,8 @@ pub async fn serve<R, W>(
         client_id,
         session,
         tx,
-        held: Arc::new(AtomicUsize::new(0)),
+        held: Held::new(shared.router.total().clone()),
+        durable,
         output: BytesMut::with_capacity(8 * 1024),
         window: shared.router.window(durable, CLIENT_WINDOW),
     };
@@ -175,7 +169,10 @@ struct Link {
     /// Reaches this connection's task: acknowledgements and deliveries.
     tx: mpsc::UnboundedSender<Outbound>,
     /// The client's publishes whose acknowledgement waits for ingest.
-    held: Arc<AtomicUsize>,
+    held: Held,
+    /// Whether this is the durable session's connection: it acknowledges
+    /// what the others wait for, so the total never stops it being read.
+    durable: bool,
     /// Encoded packets not written yet.
     output: BytesMut,
     window: usize,
@@ -191,6 +188,7 @@ impl Link {
         keep_alive: Duration,
     ) -> End {
         let mut last_heard = Instant::now();
+        let total = self.shared.router.total().clone();
         loop {
             if let Err(end) = self.handle_input(input) {
                 return end;
@@ -199,7 +197,22 @@ impl Link {
                 let Some(publish) = self.session.next(self.window) else { break };
                 self.write(Packet::Publish(publish));
             }
-            let readable = self.held.load(Ordering::Acquire) < HELD_LIMIT && self.output.len() < OUTPUT_LIMIT;
+            let mut room = self.has_room();
+            // Waiting for other publishers' messages to be acknowledged:
+            // armed before asking again, so that a release in between wakes it.
+            let freed = total.freed();
+            tokio::pin!(freed);
+            let mut waiting = false;
+            if !room && self.held.mine() < HELD_LIMIT {
+                freed.as_mut().enable();
+                room = self.has_room();
+                waiting = !room;
+            }
+            if !room {
+                // The client's silence while it is not read is the broker's.
+                last_heard = Instant::now();
+            }
+            let readable = room && self.output.len() < OUTPUT_LIMIT;
             // Reads fill the spare capacity; without this, a buffer split
             // by many packets would be read 64 bytes at a time.
             input.reserve(READ_CHUNK);
@@ -221,6 +234,7 @@ impl Link {
                     Ok(_) => last_heard = Instant::now(),
                     Err(e) => return End::Lost(e.to_string()),
                 },
+                () = &mut freed, if waiting => {}
                 () = tokio::time::sleep_until(silent_until), if !keep_alive.is_zero() => {
                     return End::Lost("keep-alive expired".into());
                 }
@@ -231,7 +245,7 @@ impl Link {
     /// Handles the complete packets read so far, while the client may have
     /// more publishes waiting for ingest.
     fn handle_input(&mut self, input: &mut BytesMut) -> Result<(), End> {
-        while self.held.load(Ordering::Acquire) < HELD_LIMIT {
+        while self.has_room() {
             match Packet::read(input, MAX_PACKET_BYTES) {
                 Ok(packet) => self.handle(packet)?,
                 Err(rumqttc::Error::InsufficientBytes(_)) => return Ok(()),
@@ -239,6 +253,13 @@ impl Link {
             }
         }
         Ok(())
+    }
+
+    /// Whether another publish of this client may be taken: it holds fewer
+    /// than [`HELD_LIMIT`] waiting for ingest, and all publishers together
+    /// fewer than the durable session's total.
+    fn has_room(&self) -> bool {
+        self.held.mine() < HELD_LIMIT && (self.durable || !self.held.total().full())
     }
 
     fn handle(&mut self, packet: Packet) -> Result<(), End> {

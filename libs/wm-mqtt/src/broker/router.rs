@@ -15,7 +15,7 @@ use tokio::sync::{
 
 use super::{
     access::matches,
-    session::{Acker, Message, Outbound, Session},
+    session::{Acker, Message, Outbound, Session, Total},
 };
 
 /// Messages without a waiting publisher that a session keeps queued, while
@@ -33,6 +33,10 @@ pub struct Durable {
     pub filter: String,
     /// Messages sent to it and not acknowledged yet, at most.
     pub window: usize,
+    /// QoS 1 publishes waiting for its acknowledgement, from all publishers
+    /// together, at most: past it, no publisher is read until some are
+    /// acknowledged (each publisher also holds at most a thousand).
+    pub held: usize,
 }
 
 /// A connection's claim on its client id's session.
@@ -56,6 +60,8 @@ pub struct Router {
     /// Woken when a connection lets go of its session.
     released: Notify,
     durable: Durable,
+    /// What waits for the durable session's acknowledgement.
+    total: Arc<Total>,
 }
 
 #[derive(Debug, Default)]
@@ -84,7 +90,8 @@ struct Client {
 
 impl Router {
     pub fn new(durable: Durable) -> Self {
-        let router = Self { state: Mutex::default(), released: Notify::new(), durable };
+        let total = Arc::new(Total::new(durable.held));
+        let router = Self { state: Mutex::default(), released: Notify::new(), durable, total };
         let mut state = router.lock();
         let owner = router.durable.identity.clone();
         state.clients.insert(router.durable.client_id.clone(), Client { owner, durable: true, ..Client::default() });
@@ -96,6 +103,12 @@ impl Router {
     /// The session whose acknowledgement publishers wait for.
     pub fn durable(&self) -> &Durable {
         &self.durable
+    }
+
+    /// The QoS 1 publishes waiting for the durable session, from all
+    /// publishers together.
+    pub fn total(&self) -> &Arc<Total> {
+        &self.total
     }
 
     /// How many messages a connection of this session may have in flight.

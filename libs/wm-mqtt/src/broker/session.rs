@@ -11,7 +11,7 @@ use std::{
 
 use bytes::Bytes;
 use rumqttc::{Publish, QoS};
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::{Notify, futures::Notified, mpsc::UnboundedSender};
 
 /// What the rest of the broker tells a connection's task.
 #[derive(Debug)]
@@ -24,6 +24,69 @@ pub enum Outbound {
     TakenOver,
 }
 
+/// The QoS 1 publishes waiting for the durable session's acknowledgement,
+/// from every publisher together ([`Durable::held`](super::Durable)): past
+/// the limit no publisher is read until some are acknowledged, so what
+/// waits for ingest stays bounded in memory however many gateways publish.
+#[derive(Debug)]
+pub struct Total {
+    count: AtomicUsize,
+    limit: usize,
+    freed: Notify,
+}
+
+impl Total {
+    pub fn new(limit: usize) -> Self {
+        Self { count: AtomicUsize::new(0), limit: limit.max(1), freed: Notify::new() }
+    }
+
+    pub fn full(&self) -> bool {
+        self.count.load(Ordering::Acquire) >= self.limit
+    }
+
+    /// Resolves when the count falls below the limit. Enable it before
+    /// asking [`Total::full`], so that a fall in between still wakes it.
+    pub fn freed(&self) -> Notified<'_> {
+        self.freed.notified()
+    }
+}
+
+/// One publisher's QoS 1 publishes waiting for the durable session, counted
+/// on their own and in the broker's [`Total`].
+#[derive(Clone, Debug)]
+pub struct Held {
+    mine: Arc<AtomicUsize>,
+    total: Arc<Total>,
+}
+
+impl Held {
+    pub fn new(total: Arc<Total>) -> Self {
+        Self { mine: Arc::default(), total }
+    }
+
+    pub fn mine(&self) -> usize {
+        self.mine.load(Ordering::Acquire)
+    }
+
+    pub fn total(&self) -> &Total {
+        &self.total
+    }
+
+    fn add(&self) {
+        self.mine.fetch_add(1, Ordering::AcqRel);
+        self.total.count.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// Wakes the publishers waiting for room when the total falls below its
+    /// limit (it may overshoot by a few: each publisher checks, then adds).
+    fn release(&self) {
+        self.mine.fetch_sub(1, Ordering::AcqRel);
+        if self.total.count.fetch_sub(1, Ordering::AcqRel) == self.total.limit {
+            self.total.freed.notify_waiters();
+        }
+    }
+}
+
 /// A publisher's acknowledgement of one QoS 1 publish, held by every copy
 /// of the message a durable session has not acknowledged yet. The PUBACK
 /// goes out when the last copy is dropped, unless one copy was let go
@@ -33,14 +96,14 @@ pub enum Outbound {
 pub struct Acker {
     pkid: u16,
     connection: UnboundedSender<Outbound>,
-    held: Arc<AtomicUsize>,
+    held: Held,
     withheld: AtomicBool,
 }
 
 impl Acker {
     /// `held` counts the publisher's acknowledgements not sent yet.
-    pub fn new(pkid: u16, connection: UnboundedSender<Outbound>, held: Arc<AtomicUsize>) -> Arc<Self> {
-        held.fetch_add(1, Ordering::AcqRel);
+    pub fn new(pkid: u16, connection: UnboundedSender<Outbound>, held: Held) -> Arc<Self> {
+        held.add();
         Arc::new(Self { pkid, connection, held, withheld: AtomicBool::new(false) })
     }
 
@@ -53,7 +116,7 @@ impl Acker {
 
 impl Drop for Acker {
     fn drop(&mut self) {
-        self.held.fetch_sub(1, Ordering::AcqRel);
+        self.held.release();
         if !self.withheld.load(Ordering::Acquire) {
             let _ = self.connection.send(Outbound::PubAck(self.pkid));
         }
@@ -166,18 +229,18 @@ mod tests {
     #[test]
     fn the_publisher_is_acknowledged_when_the_last_copy_is() {
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let held = Arc::new(AtomicUsize::new(0));
+        let held = Held::new(Arc::new(Total::new(10)));
         let ack = Acker::new(7, tx, held.clone());
         let (mut a, mut b) = (Session::default(), Session::default());
         a.push(message(QoS::AtLeastOnce, Some(ack.clone())), 10);
         b.push(message(QoS::AtLeastOnce, Some(ack)), 10);
         let (sent_a, sent_b) = (a.next(10).unwrap(), b.next(10).unwrap());
-        assert_eq!(held.load(Ordering::Acquire), 1);
+        assert_eq!(held.mine(), 1);
         a.acked(sent_a.pkid);
         assert!(rx.try_recv().is_err(), "one copy is still held");
         b.acked(sent_b.pkid);
         assert!(matches!(rx.try_recv(), Ok(Outbound::PubAck(7))));
-        assert_eq!(held.load(Ordering::Acquire), 0);
+        assert_eq!(held.mine(), 0);
     }
 
     #[test]
@@ -201,7 +264,7 @@ mod tests {
     #[test]
     fn only_messages_without_a_waiting_publisher_are_dropped_when_full() {
         let (tx, _rx) = mpsc::unbounded_channel();
-        let held = Arc::new(AtomicUsize::new(0));
+        let held = Held::new(Arc::new(Total::new(10)));
         let mut session = Session::default();
         assert!(session.push(message(QoS::AtMostOnce, None), 1));
         assert!(!session.push(message(QoS::AtMostOnce, None), 1));
@@ -211,12 +274,32 @@ mod tests {
     #[test]
     fn a_withheld_acknowledgement_is_never_sent() {
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let held = Arc::new(AtomicUsize::new(0));
+        let held = Held::new(Arc::new(Total::new(10)));
         let ack = Acker::new(3, tx, held.clone());
         ack.withhold();
         drop(ack);
         assert!(rx.try_recv().is_err());
-        assert_eq!(held.load(Ordering::Acquire), 0);
+        assert_eq!(held.mine(), 0);
+    }
+
+    #[tokio::test]
+    async fn the_total_is_shared_by_publishers_and_its_fall_below_the_limit_wakes_them() {
+        let total = Arc::new(Total::new(2));
+        let (a, b) = (Held::new(total.clone()), Held::new(total.clone()));
+        let (tx, _rx) = mpsc::unbounded_channel();
+        let first = Acker::new(1, tx.clone(), a.clone());
+        assert!(!total.full());
+        let second = Acker::new(2, tx.clone(), b.clone());
+        assert!(total.full(), "two publishers, one message each");
+        assert_eq!((a.mine(), b.mine()), (1, 1));
+        let freed = total.freed();
+        tokio::pin!(freed);
+        freed.as_mut().enable();
+        drop(first);
+        assert!(!total.full());
+        tokio::time::timeout(std::time::Duration::from_secs(1), freed).await.expect("woken by the fall");
+        drop(second);
+        assert_eq!((a.mine(), b.mine()), (0, 0));
     }
 
     #[test]
