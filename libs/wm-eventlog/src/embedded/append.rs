@@ -118,7 +118,8 @@ async fn insert(
                 .push_bind(codec::encode(&record.headers))
                 .push_bind(now);
         });
-        insert.build().execute(&mut *conn).await?;
+        // Its text follows the row count: not kept prepared (wm_storage::bulk).
+        insert.build().persistent(false).execute(&mut *conn).await?;
     }
     Ok(())
 }
