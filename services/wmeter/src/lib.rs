@@ -9,6 +9,7 @@ mod database_file;
 mod demo;
 mod files;
 mod jwt_key;
+pub mod malloc;
 pub mod mosquitto;
 mod output;
 mod readiness;
