@@ -209,7 +209,8 @@ impl Link {
                 waiting = !room;
             }
             if !room {
-                // The client's silence while it is not read is the broker's.
+                // The client's silence while it is not read is the broker's:
+                // its keep-alive runs again, whole, once it is read.
                 last_heard = Instant::now();
             }
             let readable = room && self.output.len() < OUTPUT_LIMIT;
@@ -235,7 +236,7 @@ impl Link {
                     Err(e) => return End::Lost(e.to_string()),
                 },
                 () = &mut freed, if waiting => {}
-                () = tokio::time::sleep_until(silent_until), if !keep_alive.is_zero() => {
+                () = tokio::time::sleep_until(silent_until), if room && !keep_alive.is_zero() => {
                     return End::Lost("keep-alive expired".into());
                 }
             }
