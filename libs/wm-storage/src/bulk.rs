@@ -7,9 +7,11 @@
 //! Their text follows the row count, so they are not kept prepared
 //! (`persistent(false)`): each connection caches 100 statements, and a
 //! cached one of 500 rows keeps its compiled program, about a quarter of a
-//! MiB in SQLite. Cached, the batches' varying counts filled every
-//! connection's cache and grew the process by some 140 MiB in a soak;
-//! preparing one again costs far less than running it.
+//! MiB in SQLite (100 of 400–500 rows took 28 MiB). Cached, the batches'
+//! varying counts would fill every connection's cache with programs used
+//! once; preparing one again costs far less than running it. (The soak's
+//! memory growth turned out to be glibc's, docs/performance.md §5: this
+//! bound moved it little.)
 
 use std::fmt::Write;
 

@@ -188,7 +188,8 @@ impl Link {
         keep_alive: Duration,
     ) -> End {
         let mut last_heard = Instant::now();
-        let total = self.shared.router.total().clone();
+        // Its own handle: a waiting `Notified` borrows it across the loop.
+        let total = self.held.total().clone();
         loop {
             if let Err(end) = self.handle_input(input) {
                 return end;

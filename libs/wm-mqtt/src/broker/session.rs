@@ -68,7 +68,7 @@ impl Held {
         self.mine.load(Ordering::Acquire)
     }
 
-    pub fn total(&self) -> &Total {
+    pub fn total(&self) -> &Arc<Total> {
         &self.total
     }
 
