@@ -9,6 +9,7 @@
 use std::{collections::BTreeMap, fmt, sync::Arc, time::Duration};
 
 use async_trait::async_trait;
+use sqlx::SqliteConnection;
 use tokio::time::Instant;
 
 use super::{
@@ -92,40 +93,76 @@ impl EmbeddedConsumer {
 
     /// Up to `max` records from the partitions read, advancing positions:
     /// from `every` partition, or only from those not known to be read to
-    /// their end. Positions move only after the last await, so a cancelled
-    /// poll skips nothing.
+    /// their end. Each partition that may hold more gets a fair share of
+    /// `max` first, and what is left goes to those that filled theirs,
+    /// starting with a different one each time: a backlog on some
+    /// partitions never holds back the records of the others (one partition
+    /// filling a whole batch, in turns, made a probe wait some 12 s behind
+    /// the other 55 at half of the ingest rate). Positions move only after
+    /// the last await, so a cancelled poll skips nothing.
     async fn fetch(&mut self, max: usize, every: bool) -> Result<Vec<Record>> {
-        let partitions: Vec<TopicPartition> = self.positions.keys().cloned().collect();
-        if partitions.is_empty() {
+        let mut wanted: Vec<(TopicPartition, i64)> = self
+            .positions
+            .iter()
+            .filter(|(tp, from)| every || !self.shared.read_to_end(tp, **from))
+            .map(|(tp, from)| (tp.clone(), *from))
+            .collect();
+        if wanted.is_empty() {
             return Ok(Vec::new());
         }
-        let first = self.rotation % partitions.len();
+        let first = self.rotation % wanted.len();
+        wanted.rotate_left(first);
         self.rotation = self.rotation.wrapping_add(1);
+        let share = max.div_ceil(wanted.len());
         let mut conn = self.shared.pool.acquire().await?;
         let mut out = Vec::new();
-        let mut advanced = Vec::new();
-        for tp in partitions.iter().cycle().skip(first).take(partitions.len()) {
-            let wanted = max - out.len();
-            if wanted == 0 {
-                break;
+        let mut full = Vec::new();
+        for (tp, from) in &mut wanted {
+            let read = self.read(&mut conn, tp, *from, share.min(max - out.len()), &mut out).await?;
+            if read.filled {
+                full.push((tp.clone(), read.next));
             }
-            let from = self.positions.get(tp).copied().unwrap_or(0);
-            if !every && self.shared.read_to_end(tp, from) {
-                continue;
-            }
-            let records = store::read(&mut conn, tp, from, wanted).await?;
-            let next = records.last().map_or(from, |last| last.offset + 1);
-            if records.len() < wanted {
-                self.shared.saw_end(tp, next);
-            }
-            if next > from {
-                advanced.push((tp.clone(), next));
-            }
-            out.extend(records);
+            *from = read.next;
         }
-        self.positions.extend(advanced);
+        for (tp, from) in full {
+            let read = self.read(&mut conn, &tp, from, max - out.len(), &mut out).await?;
+            if let Some(entry) = wanted.iter_mut().find(|(t, _)| *t == tp) {
+                entry.1 = read.next;
+            }
+        }
+        self.positions.extend(wanted);
         Ok(out)
     }
+
+    /// Up to `limit` records of `tp` from `from`, onto `out`.
+    async fn read(
+        &self,
+        conn: &mut SqliteConnection,
+        tp: &TopicPartition,
+        from: i64,
+        limit: usize,
+        out: &mut Vec<Record>,
+    ) -> Result<Read> {
+        if limit == 0 {
+            return Ok(Read { next: from, filled: false });
+        }
+        let records = store::read(conn, tp, from, limit).await?;
+        let next = records.last().map_or(from, |last| last.offset + 1);
+        let filled = records.len() == limit;
+        if !filled {
+            self.shared.saw_end(tp, next);
+        }
+        out.extend(records);
+        Ok(Read { next, filled })
+    }
+}
+
+/// What one read of a partition did.
+struct Read {
+    /// The partition's next offset to fetch.
+    next: i64,
+    /// Whether it returned as many records as asked: it may hold more.
+    filled: bool,
 }
 
 async fn start_position(shared: &Shared, group: &str, tp: &TopicPartition, start: StartFrom) -> Result<i64> {
