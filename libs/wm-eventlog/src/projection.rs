@@ -72,6 +72,16 @@ pub struct Linger {
     pub up_to: usize,
 }
 
+impl Linger {
+    /// For a live projection of the telemetry topics, which carry a record
+    /// or two per uplink. Under a steady load, ingest commits small batches
+    /// often, and each commit woke such a projection for a transaction of a
+    /// few records: at half of the ingest rate, the registry's state fell
+    /// behind for good (docs/performance.md §1). 25 ms more before a
+    /// reading is visible buys batches of a hundred records and more.
+    pub const TELEMETRY: Linger = Linger { wait: Duration::from_millis(25), up_to: 2_000 };
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectionError {
     #[error("event log")]

@@ -15,7 +15,7 @@ use async_trait::async_trait;
 use wm_eventlog::{
     Record,
     envelopes::decode,
-    projection::{ApplyError, Effects, Projection},
+    projection::{ApplyError, Effects, Linger, Projection},
 };
 use wm_proto::{Envelope, Payload, topics};
 use wm_storage::Tx;
@@ -74,6 +74,10 @@ impl Projection for DirectoryProjection {
 
     fn topics(&self) -> &'static [&'static str] {
         &[topics::AUTH, topics::REGISTRY, topics::GATEWAY_ACTIVITY]
+    }
+
+    fn linger(&self) -> Linger {
+        Linger::TELEMETRY
     }
 
     async fn apply(&self, records: &[Record], effects: Effects) -> Result<(), ApplyError> {

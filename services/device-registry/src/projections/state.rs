@@ -10,7 +10,7 @@ use wm_domain::{Clock, ValveStatus};
 use wm_eventlog::{
     Record, checkpoint,
     envelopes::decode,
-    projection::{ApplyError, Effects, Projection},
+    projection::{ApplyError, Effects, Linger, Projection},
 };
 use wm_proto::{
     Envelope, Payload, topics,
@@ -45,6 +45,10 @@ impl Projection for StateProjection {
             topics::SHUTDOWN,
             topics::COMMANDS,
         ]
+    }
+
+    fn linger(&self) -> Linger {
+        Linger::TELEMETRY
     }
 
     async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
