@@ -257,15 +257,41 @@ impl Consumer for KafkaConsumer {
 }
 
 impl Drop for KafkaConsumer {
-    /// Closing a consumer blocks while it leaves its group; do it on the
-    /// blocking pool rather than stall an async worker.
+    /// Closing a consumer blocks while it leaves its group, and librdkafka
+    /// can block there for good: an assignment handed to the rebalance
+    /// callback during the close waits, without a limit, for a reply that
+    /// never comes (librdkafka #4884, still open; seen in CI as a test stuck
+    /// 300 s in `rd_kafka_assign`, under its runtime's shutdown). So the
+    /// close runs on a thread of its own, which nothing waits for: not on an
+    /// async worker, and not on the blocking pool, whose tasks a runtime's
+    /// shutdown waits for (or, once the shutdown has begun, drops, which
+    /// closed the consumer on the dropping thread).
     fn drop(&mut self) {
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            let consumer = self.consumer.clone();
-            drop(runtime.spawn_blocking(move || drop(consumer)));
+        let consumer = self.consumer.clone();
+        let closing = std::thread::Builder::new().name("kafka-close".to_owned()).spawn(move || close(consumer));
+        if let Err(e) = closing {
+            tracing::warn!(error = %e, "no thread to close a Kafka consumer on; closing it here");
         }
     }
 }
+
+/// Closes `consumer` once this is its last holder (the [`KafkaConsumer`]
+/// being dropped lets go of its own a moment later). A consumer still held
+/// elsewhere after [`CLOSE_WAIT`] is left to its last holder.
+fn close(mut consumer: Arc<GroupConsumer>) {
+    let deadline = std::time::Instant::now() + CLOSE_WAIT;
+    loop {
+        match Arc::try_unwrap(consumer) {
+            Ok(last) => return drop(last),
+            Err(shared) if std::time::Instant::now() >= deadline => return drop(shared),
+            Err(shared) => consumer = shared,
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// How long [`close`] waits to be a consumer's last holder.
+const CLOSE_WAIT: Duration = Duration::from_secs(10);
 
 impl fmt::Debug for KafkaConsumer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
