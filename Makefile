@@ -82,6 +82,7 @@ bench-smoke: deps web/dist/index.html
 	deploy/dev/test.sh bench-smoke
 
 lint:
+	deploy/dev/openssl.sh install
 	deploy/dev/test.sh lint
 
 ## validate-deploy: docker-compose.yml, deploy/k8s and deploy/monitoring (promtool), validated offline, plus the self-test.
@@ -92,6 +93,7 @@ validate-deploy:
 deps:
 	cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+	deploy/dev/openssl.sh install
 	deploy/dev/postgres.sh install
 	deploy/dev/mosquitto.sh install
 	deploy/dev/tansu.sh install

@@ -117,18 +117,16 @@ impl EmbeddedConsumer {
         let mut conn = self.shared.pool.acquire().await?;
         let mut out = Vec::new();
         let mut full = Vec::new();
-        for (tp, from) in &mut wanted {
+        for (i, (tp, from)) in wanted.iter_mut().enumerate() {
             let read = self.read(&mut conn, tp, *from, share.min(max - out.len()), &mut out).await?;
             if read.filled {
-                full.push((tp.clone(), read.next));
+                full.push(i);
             }
             *from = read.next;
         }
-        for (tp, from) in full {
-            let read = self.read(&mut conn, &tp, from, max - out.len(), &mut out).await?;
-            if let Some(entry) = wanted.iter_mut().find(|(t, _)| *t == tp) {
-                entry.1 = read.next;
-            }
+        for i in full {
+            let (tp, from) = &mut wanted[i];
+            *from = self.read(&mut conn, tp, *from, max - out.len(), &mut out).await?.next;
         }
         self.positions.extend(wanted);
         Ok(out)
