@@ -1,7 +1,8 @@
 //! Request metrics for every service: a counter by route and status, and a
 //! latency histogram by route. The route is the matched pattern
 //! (`/api/proxy/gateways/{id}`), never the raw path, so ids cannot explode
-//! the label set. And the database pool's connections, read at each scrape.
+//! the label set. And the database pool's connections, and the SQLite
+//! writer's turns, read at each scrape.
 
 use std::time::Instant;
 
@@ -24,6 +25,9 @@ pub const HTTP_REQUEST_DURATION: &str = "wmeter_http_request_duration_seconds";
 pub const DB_POOL_IN_USE: &str = "wmeter_db_pool_connections_in_use";
 pub const DB_POOL_IDLE: &str = "wmeter_db_pool_connections_idle";
 pub const DB_POOL_MAX: &str = "wmeter_db_pool_connections_max";
+pub const DB_WRITER_TURNS: &str = "wmeter_db_writer_turns";
+pub const DB_WRITER_WAIT: &str = "wmeter_db_writer_wait_seconds";
+pub const DB_WRITER_HOLD: &str = "wmeter_db_writer_hold_seconds";
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
@@ -82,7 +86,11 @@ pub async fn record(
 pub struct DbPoolMetrics(wm_storage::Db);
 
 impl DbPoolMetrics {
+    /// Registers the pool's gauges, and on SQLite the writer's counters.
     pub fn register(registry: &mut Registry, db: wm_storage::Db) {
+        if db.backend() == wm_storage::Backend::Sqlite {
+            registry.register_collector(Box::new(DbWriterMetrics));
+        }
         registry.register_collector(Box::new(Self(db)));
     }
 }
@@ -99,6 +107,46 @@ impl Collector for DbPoolMetrics {
             let gauge = ConstGauge::new(i64::from(value));
             gauge.encode(encoder.encode_descriptor(name, help, None, gauge.metric_type())?)?;
         }
+        Ok(())
+    }
+}
+
+/// The SQLite writer's turns (`wm_storage::writer`), per place in the
+/// source that takes them (`site`, as `file:line`): how many, and the time
+/// spent waiting for them and holding them. The writer is one per file, so
+/// the rate of `wmeter_db_writer_hold_seconds_total` summed over the sites
+/// is how busy it is (1 is always), and each site's share says whose writes
+/// the others queue behind.
+#[derive(Debug)]
+struct DbWriterMetrics;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct SiteLabels {
+    site: String,
+}
+
+impl Collector for DbWriterMetrics {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let spent = wm_storage::writer::spent_by_site();
+        let turns: Family<SiteLabels, Counter> = Family::default();
+        let waited: Family<SiteLabels, Counter<f64>> = Family::default();
+        let held: Family<SiteLabels, Counter<f64>> = Family::default();
+        for (site, s) in spent {
+            let labels = SiteLabels { site };
+            turns.get_or_create(&labels).inc_by(s.turns);
+            waited.get_or_create(&labels).inc_by(s.waited.as_secs_f64());
+            held.get_or_create(&labels).inc_by(s.held.as_secs_f64());
+        }
+        turns.encode(encoder.encode_descriptor(
+            DB_WRITER_TURNS,
+            "Turns taken at the SQLite writer",
+            None,
+            turns.metric_type(),
+        )?)?;
+        let help = "Seconds spent waiting for a turn at the SQLite writer";
+        waited.encode(encoder.encode_descriptor(DB_WRITER_WAIT, help, None, waited.metric_type())?)?;
+        let help = "Seconds the SQLite writer was held, commits included";
+        held.encode(encoder.encode_descriptor(DB_WRITER_HOLD, help, None, held.metric_type())?)?;
         Ok(())
     }
 }

@@ -17,12 +17,14 @@ pub mod prune;
 pub mod query;
 mod settings;
 mod tx;
+pub mod writer;
 
 pub use db::{Backend, Db, PoolUse};
 pub use error::{StorageError, is_unavailable};
 pub use migrate::{Migration, Migrations};
 pub use settings::{DatabaseSettings, redact};
-pub use tx::{Tx, sqlite_writer};
+pub use tx::Tx;
+pub use writer::Writer;
 
 /// For this crate's macros; callers use their own `sqlx`.
 #[doc(hidden)]

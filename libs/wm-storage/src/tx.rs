@@ -1,35 +1,21 @@
 //! Transactions on either backend, written once with [`with_tx!`](crate::with_tx).
 
-use std::{
-    collections::HashMap,
-    path::PathBuf,
-    sync::{Arc, LazyLock, Mutex},
+use std::panic::Location;
+
+use sqlx::{Postgres, Sqlite, Transaction};
+
+use crate::{
+    Db, StorageError,
+    writer::{Turn, Writer},
 };
 
-use sqlx::{Postgres, Sqlite, SqlitePool, Transaction};
-use tokio::sync::OwnedMutexGuard;
-
-use crate::{Db, StorageError};
-
 /// An open transaction on one of the two databases. Dropped without
-/// [`commit`](Tx::commit), it rolls back. A SQLite one holds its database's
-/// [`sqlite_writer`] lock until then.
+/// [`commit`](Tx::commit), it rolls back. A SQLite one holds a [`Turn`] at
+/// its file's [`Writer`] until then.
 #[derive(Debug)]
 pub enum Tx {
-    Sqlite(Transaction<'static, Sqlite>, OwnedMutexGuard<()>),
+    Sqlite(Transaction<'static, Sqlite>, Turn),
     Postgres(Transaction<'static, Postgres>),
-}
-
-/// The lock that serializes this process's writes to the SQLite file of
-/// `pool`. SQLite admits one writer at a time, and a second one waits in its
-/// busy handler, which sleeps (1 ms, then longer, up to 100 ms) and polls:
-/// under a steady load the CPUs idle while writers sleep. Queued on this
-/// lock instead, the next writer starts the moment the last one commits.
-pub fn sqlite_writer(pool: &SqlitePool) -> Arc<tokio::sync::Mutex<()>> {
-    static WRITERS: LazyLock<Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>> = LazyLock::new(Default::default);
-    let file = pool.connect_options().get_filename().to_path_buf();
-    let mut writers = WRITERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    writers.entry(file).or_default().clone()
 }
 
 /// Runs `$body` with `$conn` bound to the connection of whichever
@@ -68,14 +54,19 @@ macro_rules! execute {
 impl Db {
     /// Begins a transaction that will write. On SQLite it takes the write
     /// lock at once (`BEGIN IMMEDIATE`), so it never fails half-way on a
-    /// busy database; on PostgreSQL it is an ordinary `BEGIN`.
-    pub async fn begin_write(&self) -> Result<Tx, StorageError> {
-        match self {
-            Db::Sqlite(pool) => {
-                let writer = sqlite_writer(pool).lock_owned().await;
-                Ok(Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?, writer))
+    /// busy database; on PostgreSQL it is an ordinary `BEGIN`. The SQLite
+    /// turn is counted against the caller's line (`wmeter_db_writer_*`).
+    #[track_caller]
+    pub fn begin_write(&self) -> impl Future<Output = Result<Tx, StorageError>> + Send + '_ {
+        let site = Location::caller();
+        async move {
+            match self {
+                Db::Sqlite(pool) => {
+                    let turn = Writer::of(pool).turn_for(site).await;
+                    Ok(Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?, turn))
+                }
+                Db::Postgres(pool) => Ok(pool.begin().await.map(Tx::Postgres)?),
             }
-            Db::Postgres(pool) => Ok(pool.begin().await.map(Tx::Postgres)?),
         }
     }
 }

@@ -215,7 +215,7 @@ impl Consumer for EmbeddedConsumer {
         if next.is_empty() {
             return Ok(());
         }
-        let _writer = self.shared.write.lock().await;
+        let _turn = self.shared.write.turn().await;
         store::commit(&self.shared.pool, group, &next).await
     }
 

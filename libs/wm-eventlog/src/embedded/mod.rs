@@ -76,8 +76,8 @@ struct Shared {
     pool: SqlitePool,
     settings: EmbeddedSettings,
     /// Serializes this process's writes to the database, the services'
-    /// transactions included ([`wm_storage::sqlite_writer`]).
-    write: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// transactions included.
+    write: wm_storage::Writer,
     /// Signalled after every append and every group membership change.
     changed: Notify,
     groups: Groups,
@@ -148,7 +148,7 @@ impl EmbeddedLog {
     pub fn new(pool: SqlitePool, settings: EmbeddedSettings) -> Result<Self> {
         settings.validate()?;
         let shared = Shared {
-            write: wm_storage::sqlite_writer(&pool),
+            write: wm_storage::Writer::of(&pool),
             pool,
             settings,
             changed: Notify::new(),

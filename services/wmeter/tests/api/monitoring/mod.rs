@@ -126,3 +126,46 @@ async fn the_database_pool_is_read_at_each_scrape() {
         assert!(in_use + idle >= 1.0 && in_use + idle <= max.unwrap(), "{in_use} in use, {idle} idle");
     }
 }
+
+/// The series of `name` in `/metrics`, as (labels, value).
+async fn series(app: &TestApp, name: &str) -> Vec<(String, f64)> {
+    let body = app.get("/metrics").await.text().await.unwrap();
+    body.lines()
+        .filter_map(|l| l.strip_prefix(&format!("{name}{{")))
+        .filter_map(|l| {
+            let (labels, value) = l.rsplit_once(' ')?;
+            Some((labels.to_owned(), value.parse().ok()?))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_sqlite_writer_is_counted_by_the_line_that_takes_each_turn() {
+    for app in spawn_each(|_| {}).await {
+        let turns = |series: &[(String, f64)], file: &str| -> f64 {
+            series.iter().filter(|(labels, _)| labels.contains(&format!("site=\"{file}:"))).map(|(_, v)| v).sum()
+        };
+        let directory = "services/notification/src/projections.rs";
+        let before = series(&app, "wmeter_db_writer_turns_total").await;
+        // A new user is a write of auth's, then one of the notification
+        // directory's projection, which `user` waits for.
+        user(&app, "writer", Role::Viewer).await;
+        let after = series(&app, "wmeter_db_writer_turns_total").await;
+        let held = series(&app, "wmeter_db_writer_hold_seconds_total").await;
+        let waited = series(&app, "wmeter_db_writer_wait_seconds_total").await;
+        if app.db().backend() == wm_storage::Backend::Postgres {
+            // PostgreSQL has no one writer to queue on.
+            assert!(after.is_empty() && held.is_empty() && waited.is_empty(), "{after:?}");
+            continue;
+        }
+        assert!(turns(&after, directory) > turns(&before, directory), "{before:?} then {after:?}");
+        for (labels, _) in &after {
+            let site = labels.split("site=\"").nth(1).and_then(|s| s.split('"').next()).unwrap();
+            let (file, line) = site.rsplit_once(':').unwrap();
+            assert!(file.ends_with(".rs") && line.parse::<u32>().is_ok(), "a site is file:line, not {site}");
+        }
+        assert_eq!(held.len(), after.len(), "held and taken by the same sites");
+        assert!(held.iter().all(|(_, seconds)| *seconds > 0.0), "{held:?}");
+        assert_eq!(waited.len(), after.len());
+    }
+}

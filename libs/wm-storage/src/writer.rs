@@ -1,0 +1,126 @@
+//! The one writer of a SQLite file: the lock that takes this process's
+//! writes to it in turns, and what each place in the source that takes a
+//! turn costs (turns, time waited, time held), which
+//! `wmeter_db_writer_*` exposes. In the embedded mode every service writes
+//! to the same file, so this is where the writes queue (docs/performance.md
+//! §1), and the time held per place says which of them the others wait for.
+
+use std::{
+    collections::HashMap,
+    panic::Location,
+    path::PathBuf,
+    sync::{Arc, LazyLock, Mutex, MutexGuard},
+    time::{Duration, Instant},
+};
+
+use sqlx::SqlitePool;
+use tokio::sync::OwnedMutexGuard;
+
+/// The lock that serializes this process's writes to one SQLite file.
+/// SQLite admits one writer at a time, and a second one waits in its busy
+/// handler, which sleeps (1 ms, then longer, up to 100 ms) and polls: under
+/// a steady load the CPUs idle while writers sleep. Queued on this lock
+/// instead, the next writer starts the moment the last one commits.
+#[derive(Clone, Debug)]
+pub struct Writer(Arc<tokio::sync::Mutex<()>>);
+
+impl Writer {
+    /// The writer of `pool`'s file, shared by every pool on that file.
+    pub fn of(pool: &SqlitePool) -> Writer {
+        static WRITERS: LazyLock<Mutex<HashMap<PathBuf, Writer>>> = LazyLock::new(Default::default);
+        let file = pool.connect_options().get_filename().to_path_buf();
+        let mut writers = WRITERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        writers.entry(file).or_insert_with(|| Writer(Arc::default())).clone()
+    }
+
+    /// Waits for a turn, counted against the caller's place in the source.
+    #[track_caller]
+    pub fn turn(&self) -> impl Future<Output = Turn> + Send + 'static {
+        self.turn_for(Location::caller())
+    }
+
+    /// Waits for a turn, counted against `site`.
+    pub(crate) fn turn_for(&self, site: &'static Location<'static>) -> impl Future<Output = Turn> + Send + 'static {
+        let lock = self.0.clone();
+        async move {
+            let asked = Instant::now();
+            let guard = lock.lock_owned().await;
+            Turn { _guard: guard, site, waited: asked.elapsed(), since: Instant::now() }
+        }
+    }
+}
+
+/// A turn at the writer, until dropped.
+#[derive(Debug)]
+pub struct Turn {
+    _guard: OwnedMutexGuard<()>,
+    site: &'static Location<'static>,
+    waited: Duration,
+    since: Instant,
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let held = self.since.elapsed();
+        let mut sites = sites();
+        let spent = sites.entry(self.site).or_default();
+        spent.turns += 1;
+        spent.waited += self.waited;
+        spent.held += held;
+    }
+}
+
+/// What one place in the source spent at the writers since the process
+/// started (all files together: a deployment has one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spent {
+    pub turns: u64,
+    /// From asking for each turn to getting it.
+    pub waited: Duration,
+    /// From getting each turn to giving it back (a transaction's commit
+    /// included).
+    pub held: Duration,
+}
+
+/// Every place that took a turn, as `file:line`, with what it spent, in
+/// that order.
+pub fn spent_by_site() -> Vec<(String, Spent)> {
+    let mut all: Vec<(String, Spent)> =
+        sites().iter().map(|(site, spent)| (format!("{}:{}", site.file(), site.line()), *spent)).collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all
+}
+
+fn sites() -> MutexGuard<'static, HashMap<&'static Location<'static>, Spent>> {
+    static SITES: LazyLock<Mutex<HashMap<&'static Location<'static>, Spent>>> = LazyLock::new(Default::default);
+    // Plain sums: a panic elsewhere cannot leave one half updated.
+    SITES.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_turn_is_counted_against_the_line_that_took_it_with_the_time_it_waited_and_held() {
+        let writer = Writer(Arc::default());
+        let first = writer.turn().await;
+        let line = line!() - 1;
+        let site = format!("{}:{line}", file!());
+        let second = tokio::spawn({
+            let writer = writer.clone();
+            async move { writer.turn().await }
+        });
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        drop(first);
+        let second = second.await.expect("the second turn");
+        drop(second);
+        let spent = spent_by_site();
+        let first = spent.iter().find(|(s, _)| *s == site).map(|(_, spent)| *spent).expect("the first turn's line");
+        assert_eq!(first.turns, 1);
+        assert!(first.held >= Duration::from_millis(30), "{first:?}");
+        let waited: Duration =
+            spent.iter().filter(|(s, _)| *s != site && s.starts_with(file!())).map(|(_, x)| x.waited).sum();
+        assert!(waited >= Duration::from_millis(25), "the second turn waited for the first: {spent:?}");
+    }
+}
