@@ -53,13 +53,18 @@ start_servers() {
   echo "PostgreSQL: $WM_TEST_PG_URL  Kafka: $WM_TEST_KAFKA_BROKERS  Mosquitto: $WM_TEST_MOSQUITTO"
 }
 
+# `lint` runs clippy on its own (`make lint`); `all` has the Rust tests'
+# build run it instead (with_clippy).
 lint() {
+  local clippy=${1:-clippy}
   step "the service shape (deploy/dev/shape.sh)"
   deploy/dev/shape.sh
   step "rustfmt"
   cargo fmt --all -- --check
-  step "clippy"
-  cargo clippy --workspace --all-targets --locked -- -D warnings
+  if [ "$clippy" = clippy ]; then
+    step "clippy"
+    cargo clippy --workspace --all-targets --locked -- -D warnings
+  fi
   if [ -d web/node_modules ]; then
     step "web: eslint and typecheck"
     (cd web && npm run --silent lint && npm run --silent typecheck)
@@ -73,15 +78,33 @@ validate_deploy() {
   deploy/dev/validate-deploy.sh selftest
 }
 
+# Clippy's lints, with -D warnings, on the workspace's crates as the test
+# build compiles them: `cargo clippy` is this same driver as cargo's
+# RUSTC_WORKSPACE_WRAPPER over a check build, and a separate check build
+# of every dependency cost `make test` 11 of its minutes
+# (docs/development.md). The tests build every target clippy's
+# --all-targets lints: libraries, binaries and tests (no benches or
+# examples).
+with_clippy() {
+  local driver=
+  if command -v rustup >/dev/null 2>&1; then driver=$(dirname "$(rustup which cargo)")/clippy-driver; fi
+  [ -x "$driver" ] || driver=$(command -v clippy-driver || true)
+  [ -n "$driver" ] || { echo "clippy-driver is missing: rustup component add clippy" >&2; exit 1; }
+  step "clippy: its lints, -D warnings, run by the Rust tests' build below"
+  build_env=(RUSTC_WORKSPACE_WRAPPER="$driver" CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__)
+}
+# What the Rust tests' build runs with: with_clippy's driver, or nothing.
+build_env=()
+
 rust_tests() {
   step "Rust tests (unit, storage on both backends, event-log contract on both logs, API)"
   setsid deploy/dev/hang-watch.sh &
   local watch=$!
   background+=("$watch")
   if cargo nextest --version >/dev/null 2>&1; then
-    cargo nextest run --workspace --locked --no-fail-fast
+    env "${build_env[@]}" cargo nextest run --workspace --locked --no-fail-fast
   else
-    cargo test --workspace --locked --no-fail-fast
+    env "${build_env[@]}" cargo test --workspace --locked --no-fail-fast
   fi
   kill -- "-$watch" 2>/dev/null || true
   export WM_BINARIES_BUILT=1
@@ -150,9 +173,10 @@ case "$what" in
   all)
     validate_deploy
     (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; })
-    lint
+    lint without-clippy
     web_tests
     start_servers
+    with_clippy
     rust_tests
     e2e_tests
     schemathesis_and_fuzz_smoke
