@@ -12,7 +12,7 @@ use std::{
     fmt,
     sync::{
         Arc,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicUsize, Ordering},
     },
     time::Duration,
 };
@@ -268,11 +268,27 @@ impl Drop for KafkaConsumer {
     /// closed the consumer on the dropping thread).
     fn drop(&mut self) {
         let consumer = self.consumer.clone();
-        let closing = std::thread::Builder::new().name("kafka-close".to_owned()).spawn(move || close(consumer));
+        CLOSING.fetch_add(1, Ordering::AcqRel);
+        let closing = std::thread::Builder::new().name("kafka-close".to_owned()).spawn(move || {
+            close(consumer);
+            CLOSING.fetch_sub(1, Ordering::AcqRel);
+        });
         if let Err(e) = closing {
+            CLOSING.fetch_sub(1, Ordering::AcqRel);
             tracing::warn!(error = %e, "no thread to close a Kafka consumer on; closing it here");
         }
     }
+}
+
+/// The consumers of this process dropped and not yet closed.
+static CLOSING: AtomicUsize = AtomicUsize::new(0);
+
+/// How many dropped consumers of this process are still closing: until
+/// then, a member may not have left its group yet. A process that is
+/// about to exit, or a test that subscribes the same group again, can wait
+/// for none.
+pub fn closing() -> usize {
+    CLOSING.load(Ordering::Acquire)
 }
 
 /// Closes `consumer` once this is its last holder (the [`KafkaConsumer`]

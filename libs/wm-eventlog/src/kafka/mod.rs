@@ -18,5 +18,7 @@ mod producer;
 mod security;
 
 #[cfg(feature = "kafka")]
+pub use self::consumer::closing;
+#[cfg(feature = "kafka")]
 pub use self::log::KafkaLog;
 pub use self::{config::KafkaSettings, security::KafkaSecurity};

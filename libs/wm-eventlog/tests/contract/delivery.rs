@@ -19,6 +19,7 @@ async fn redelivered_after_crash(h: Harness) {
     let mut first = h.subscribe(&group, &topic).await;
     let before = poll_count(first.as_mut(), "first member", 40).await;
     drop(first); // crashes: nothing committed
+    h.closed().await;
 
     let mut second = h.subscribe(&group, &topic).await;
     let after = poll_count(second.as_mut(), "member after the crash", 40).await;
@@ -36,6 +37,7 @@ async fn committed_records_are_not_redelivered(h: Harness) {
     let (done, pending) = split_each_partition(&polled);
     bounded("commit", first.commit(&done)).await.expect("commit");
     drop(first);
+    h.closed().await;
 
     h.append_markers(&topic).await;
     let mut second = h.subscribe(&group, &topic).await;

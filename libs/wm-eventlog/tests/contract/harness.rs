@@ -67,6 +67,21 @@ impl Harness {
         bounded("subscribe", self.log.subscribe(group, &[topic], ConsumerOptions::default())).await.expect("subscribe")
     }
 
+    /// Waits until every dropped Kafka member has closed, so has left its
+    /// group ([`wm_eventlog::kafka::closing`]): a member leaves from a
+    /// thread of its own, a moment after it is dropped. A member that joins
+    /// before that leave reaches Tansu can be handed a rebalance led by the
+    /// member that left, which Tansu never ends (real Kafka does), so a test
+    /// that drops a member and subscribes another to its group waits here
+    /// first. The embedded log's members leave as they are dropped.
+    pub async fn closed(&self) {
+        let deadline = Instant::now() + WAIT;
+        while wm_eventlog::kafka::closing() > 0 {
+            assert!(Instant::now() < deadline, "a dropped Kafka member still closing after {WAIT:?}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     pub async fn append_all(&self, records: Vec<OutgoingRecord>) {
         bounded("append", self.log.append_batch(records)).await.expect("append");
     }
