@@ -83,7 +83,7 @@ else
   out=$(mktemp)
   trap 'rm -f "$out"' EXIT
   report | tee "$out"
-  for figure in "MQTT → committed projection, embedded" "peak RSS" "MQTT → visible in the API, embedded" \
+  for figure in "MQTT → committed projection, embedded" "peak RSS" "MQTT → visible in the API, embedded" "… the SQLite writer held" \
     "MQTT → committed projection, distributed" "MQTT → visible in the API, distributed" "API list" "API detail" "API count" \
     "API search" "API activity" "API mixed reads" "… until the rollups" "API a year of one meter" \
     "API 30 days of the network" "API a map view" "billing export" "server memory growth while the export" \

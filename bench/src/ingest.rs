@@ -18,6 +18,7 @@ use crate::{
     publisher::{self, Broker},
     report,
     server::Server,
+    writer::Turns,
 };
 
 /// The arguments of both ingest figures, embedded and distributed.
@@ -42,6 +43,9 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let Load { gateways, meters_per_gateway, messages } = args.load;
     let (mut raw, mut ours, mut rss, mut latency) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut with_rollups, mut without) = (Vec::new(), Vec::new());
+    // The share of the latency phase the SQLite writer was held, and the
+    // sites that held it in the last run.
+    let (mut writer_busy, mut writer_sites) = (Vec::new(), String::new());
     for run in 1..=args.common.runs {
         let server = Server::start(&args.common.wmeter, None, None).await?;
         let fleet = Fleet::register(server.sign_in().await?, server.broker(), gateways, meters_per_gateway).await?;
@@ -50,7 +54,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         ours.push(ingest_rate(&fleet, messages).await?);
         with_rollups.push(f64::from(messages) / rolled_up(&fleet, messages, started).await?);
         rss.push(server.peak_rss_mib()?);
+        let (before, phase) = (Turns::read(&fleet.api.client, &server.url).await?, Instant::now());
         latency.extend(latencies_at(&fleet, ours[run - 1] / 2.0, Duration::from_secs(args.latency_seconds)).await?);
+        let turns = Turns::read(&fleet.api.client, &server.url).await?.since(&before);
+        writer_busy.push(100.0 * turns.held() / phase.elapsed().as_secs_f64());
+        writer_sites = turns.top(3);
         drop(server);
         let off = [("WMETER_ANALYTICS__ROLLUPS", "false")];
         let server = Server::start_with(&args.common.wmeter, None, None, &off).await?;
@@ -72,6 +80,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     report::row(what, "events/s", &with_rollups, Some(&without), true, "≥ 0.85× (rollups cost ≤ 15 %)");
     report::row("peak RSS of `wmeter serve` under that load", "MiB", &rss, None, false, "≤ 200 MB");
     report::row(&latency_figure("embedded", &ours), "ms", &latency, None, false, "≤ 250 ms (issue 23)");
+    let what = format!("… the SQLite writer held during that phase; longest, last run: {writer_sites}");
+    report::row(&what, "%", &writer_busy, None, false, "—");
     Ok(())
 }
 

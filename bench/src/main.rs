@@ -18,6 +18,7 @@ mod publisher;
 mod report;
 mod server;
 mod sse;
+mod writer;
 
 use std::path::PathBuf;
 
