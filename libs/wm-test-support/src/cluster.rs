@@ -8,7 +8,6 @@ use std::{
     collections::BTreeMap,
     fs::File,
     io::Write,
-    net::TcpListener,
     path::{Path, PathBuf},
     process::{Child, Command, Output, Stdio},
     time::{Duration, Instant},
@@ -40,10 +39,6 @@ pub struct Cluster {
     logs: tempfile::TempDir,
     pub mosquitto: Mosquitto,
     _databases: Vec<TestDb>,
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
 }
 
 fn pairs(items: &[(&str, String)]) -> Vec<(String, String)> {
@@ -143,7 +138,7 @@ impl Cluster {
         let mut processes = BTreeMap::new();
         let process = |service: &'static str, own: Vec<(String, String)>| {
             let env = common.iter().cloned().chain(own).collect();
-            Process { service, port: free_port(), env, child: None }
+            Process { service, port: crate::ports::for_server(), env, child: None }
         };
         let mut add = |name: &'static str, service: &'static str, own: Vec<(String, String)>| {
             processes.insert(name, process(service, own));

@@ -14,7 +14,8 @@
 //! - [`gateway`]: a field gateway on a deployment's MQTT broker;
 //! - [`mqtt`], [`proxy`], [`cluster`]: Mosquitto, a cuttable TCP proxy, and
 //!   a whole distributed deployment;
-//! - [`otlp`]: a trace receiver the deployment exports its spans to.
+//! - [`otlp`]: a trace receiver the deployment exports its spans to;
+//! - [`ports`]: ports for servers a test starts in another process.
 
 // Test helpers fail by panicking.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -26,6 +27,7 @@ pub mod gateway;
 pub mod log;
 pub mod mqtt;
 pub mod otlp;
+pub mod ports;
 pub mod proxy;
 pub mod servers;
 pub mod service;

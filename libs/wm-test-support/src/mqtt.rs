@@ -3,7 +3,7 @@
 //! that use the same topics apart.
 
 use std::{
-    net::{SocketAddr, TcpListener, TcpStream},
+    net::{SocketAddr, TcpStream},
     path::Path,
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
@@ -44,7 +44,7 @@ impl Mosquitto {
                 .expect("run mosquitto_passwd");
             assert!(status.success(), "mosquitto_passwd failed");
         }
-        let port = free_port();
+        let port = crate::ports::for_server();
         let config = format!(
             "listener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\npersistence false\n\
              max_inflight_messages 1000\nmax_queued_messages 100000\nlog_dest stderr\nlog_type error\n",
@@ -68,7 +68,7 @@ impl Mosquitto {
         let binary = servers::mosquitto()?;
         let dir = tempfile::tempdir().expect("a folder for mosquitto");
         readable(dir.path());
-        let ports = [free_port(), free_port()];
+        let ports = [crate::ports::for_server(), crate::ports::for_server()];
         let child = launch(&binary, dir.path(), &config(ports, dir.path()), &ports);
         let addr = SocketAddr::from(([127, 0, 0, 1], ports[0]));
         Some((Mosquitto { addr, logins: Vec::new(), child, _dir: dir }, ports))
@@ -117,10 +117,6 @@ pub const SERVICE_LOGIN: &str = "wmeter-test";
 pub const GATEWAY_LOGIN: &str = "gateway-test";
 /// The shared subscription ingest replicas use.
 pub const SHARED_GROUP: &str = "wmeter-ingest";
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
-}
 
 /// Starts the broker with `config` (written into `dir`), and waits until it
 /// listens on every one of `ports`.
