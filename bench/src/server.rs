@@ -3,7 +3,6 @@
 
 use std::{
     io::Write,
-    net::TcpListener,
     path::Path,
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
@@ -35,10 +34,6 @@ pub struct Seed {
     pub gateways: u32,
     pub meters: u32,
     pub readings: u64,
-}
-
-fn free_port() -> anyhow::Result<u16> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
 impl Server {
@@ -75,7 +70,7 @@ impl Server {
         settings: &[(&str, &str)],
     ) -> anyhow::Result<Server> {
         let dir = tempfile::tempdir()?;
-        let (http_port, mqtt_port) = (free_port()?, free_port()?);
+        let (http_port, mqtt_port) = (wm_test_support::ports::for_server(), wm_test_support::ports::for_server());
         let mut env = vec![
             ("WMETER_HTTP__HOST", "127.0.0.1".to_owned()),
             ("WMETER_HTTP__PORT", http_port.to_string()),

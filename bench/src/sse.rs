@@ -204,7 +204,7 @@ struct Reference {
 
 impl Reference {
     fn start() -> anyhow::Result<Reference> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let port = wm_test_support::ports::for_server();
         let child = Command::new(std::env::current_exe()?)
             .args(["sse-reference", "--port", &port.to_string()])
             .stdout(Stdio::null())

@@ -37,7 +37,7 @@ async fn the_clients_speak_tls_to_a_broker_they_verify_and_refuse_another() {
         return;
     }
     let pki = TestPki::new();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = wm_test_support::ports::for_server();
     let proxy = TlsProxy::start(&pki, SocketAddr::from(([127, 0, 0, 1], port))).await;
     let _broker = OwnBroker::start(port, proxy.addr).await.expect("tansu");
 

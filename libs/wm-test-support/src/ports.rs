@@ -1,4 +1,4 @@
-//! Ports for the servers a test starts in another process, which binds
+//! Ports for the servers a test or `make bench` starts in another process, which binds
 //! them a moment later. A port the kernel hands out for `127.0.0.1:0`
 //! comes from its ephemeral range (32768–60999 on Linux), where every
 //! outgoing connection's local port comes from too: between the test

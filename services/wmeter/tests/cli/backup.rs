@@ -26,7 +26,7 @@ fn a_backup_taken_under_load_restores_every_acknowledged_reading_device_and_user
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let (_, uplinks) = gateway::seed(source.path(), &runtime);
     add_user(source.path(), "ann", "operator", PASSWORD);
-    let port = free_port();
+    let port = wm_test_support::ports::for_server();
     let mut server = gateway::start(source.path(), port);
     let token = plain_http::sign_in(&server.url, "ann", PASSWORD);
 
@@ -63,7 +63,7 @@ fn a_backup_taken_under_load_restores_every_acknowledged_reading_device_and_user
         "the access-token key comes back with the database"
     );
 
-    let mut server = gateway::start(restored.path(), free_port());
+    let mut server = gateway::start(restored.path(), wm_test_support::ports::for_server());
     let url = server.url.clone();
     let get = |path: &str| plain_http::get_json(&format!("{url}/api/proxy/{path}"), &token);
     assert_eq!(get("gateways/count")["count"], 1, "a session of the old server holds");
@@ -149,10 +149,6 @@ fn command(dir: &Path, args: &[&str]) -> (i32, String, String) {
 fn stop(server: &mut std::process::Child) {
     Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
     wait(server, Duration::from_secs(30)).expect("stops on SIGTERM");
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 fn wait_for(done: impl Fn() -> bool, what: &str) {

@@ -18,7 +18,7 @@ fn a_killed_server_projects_every_acknowledged_message_exactly_once() {
     let dir = tempfile::tempdir().unwrap();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let (pool, uplinks) = gateway::seed(dir.path(), &runtime);
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = wm_test_support::ports::for_server();
 
     let mut server = gateway::start(dir.path(), port).child;
     let acked = Acked::new(MESSAGES);

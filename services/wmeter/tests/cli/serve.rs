@@ -50,7 +50,7 @@ fn environment(child: &std::process::Child) -> Vec<String> {
 #[test]
 fn serve_keeps_serving_when_its_stdout_is_gone() {
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port().to_string();
+    let port = wm_test_support::ports::for_server().to_string();
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
     let mut child = serve_command(dir.path(), &["serve", "--demo"], &[])

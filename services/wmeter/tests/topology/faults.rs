@@ -132,7 +132,7 @@ async fn a_database_outage_answers_503_and_loses_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)] // the proxy runs while the CLI blocks
 async fn a_broker_outage_loses_nothing() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = wm_test_support::ports::for_server();
     let proxy = Proxy::start(SocketAddr::from(([127, 0, 0, 1], port))).await;
     let Some(_broker) = servers::OwnBroker::start(port, proxy.addr).await else { return };
     let via = Via { brokers: Some(proxy.addr.to_string()), ..Via::default() };

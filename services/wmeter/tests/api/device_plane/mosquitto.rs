@@ -36,8 +36,7 @@ impl Shipped {
         for file in [tls.path().to_owned(), tls.path().join("server.key")] {
             wm_test_support::mqtt::readable(&file);
         }
-        let free = || std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let (certificates, secrets_tls) = (free(), free());
+        let (certificates, secrets_tls) = (wm_test_support::ports::for_server(), wm_test_support::ports::for_server());
         let (broker, [gateways, service]) = wm_test_support::mqtt::Mosquitto::with_config(|ports, _| {
             shipped_config(ports, [certificates, secrets_tls], auth.path(), tls.path())
         })?;

@@ -90,7 +90,7 @@ impl Sink {
         let dir = tempfile::tempdir().unwrap();
         certificates(dir.path());
         std::fs::create_dir(dir.path().join("mail")).unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = wm_test_support::ports::for_server();
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/dev/smtp-sink.py");
         let mut child = Command::new(python)
             .arg(script)
