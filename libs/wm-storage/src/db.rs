@@ -120,6 +120,9 @@ impl Db {
     /// Waits for in-flight queries and closes every connection.
     pub async fn close(&self) {
         with_pool!(self, pool => pool.close().await);
+        if let Db::Sqlite(pool) = self {
+            crate::writer::Writer::close(pool).await;
+        }
     }
 }
 

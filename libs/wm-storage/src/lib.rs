@@ -10,6 +10,7 @@
 //!   [`Db::backend`] — this crate is the seam, not a query builder.
 
 pub mod bulk;
+mod checkpoint;
 mod db;
 mod error;
 mod migrate;

@@ -54,8 +54,9 @@ macro_rules! execute {
 impl Db {
     /// Begins a transaction that will write. On SQLite it takes the write
     /// lock at once (`BEGIN IMMEDIATE`), so it never fails half-way on a
-    /// busy database; on PostgreSQL it is an ordinary `BEGIN`. The SQLite
-    /// turn is counted against the caller's line (`wmeter_db_writer_*`).
+    /// busy database; on PostgreSQL it is an ordinary `BEGIN`. On SQLite it
+    /// runs on the [`Writer`]'s own connection, and the turn is counted
+    /// against the caller's line (`wmeter_db_writer_*`).
     #[track_caller]
     pub fn begin_write(&self) -> impl Future<Output = Result<Tx, StorageError>> + Send + '_ {
         let site = Location::caller();
@@ -63,7 +64,8 @@ impl Db {
             match self {
                 Db::Sqlite(pool) => {
                     let turn = Writer::of(pool).turn_for(site).await;
-                    Ok(Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?, turn))
+                    let tx = turn.pool().begin_with("BEGIN IMMEDIATE").await?;
+                    Ok(Tx::Sqlite(tx, turn))
                 }
                 Db::Postgres(pool) => Ok(pool.begin().await.map(Tx::Postgres)?),
             }

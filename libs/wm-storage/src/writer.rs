@@ -1,6 +1,7 @@
 //! The one writer of a SQLite file: the lock that takes this process's
-//! writes to it in turns, and what each place in the source that takes a
-//! turn costs (turns, time waited, time held), which
+//! writes to it in turns, the one connection they write through, and what
+//! each place in the source that takes a turn costs (turns, time waited,
+//! time held), which
 //! `wmeter_db_writer_*` exposes. In the embedded mode every service writes
 //! to the same file, so this is where the writes queue (docs/performance.md
 //! §1), and the time held per place says which of them the others wait for.
@@ -13,24 +14,75 @@ use std::{
     time::{Duration, Instant},
 };
 
-use sqlx::SqlitePool;
+use sqlx::{SqlitePool, sqlite::SqlitePoolOptions};
 use tokio::sync::OwnedMutexGuard;
+
+use crate::checkpoint::Checkpoints;
 
 /// The lock that serializes this process's writes to one SQLite file.
 /// SQLite admits one writer at a time, and a second one waits in its busy
 /// handler, which sleeps (1 ms, then longer, up to 100 ms) and polls: under
 /// a steady load the CPUs idle while writers sleep. Queued on this lock
 /// instead, the next writer starts the moment the last one commits.
+///
+/// Every turn writes through the same connection ([`Turn::pool`]). SQLite
+/// empties a connection's page cache whenever another connection wrote
+/// since its last transaction, so writes spread over a pool's connections
+/// each started cold, reading back from the WAL and the file the index and
+/// table pages the last turn had just written; one connection keeps them.
+/// It commits without checkpointing the WAL: [`Checkpoints`] does that on
+/// a connection of its own.
 #[derive(Clone, Debug)]
-pub struct Writer(Arc<tokio::sync::Mutex<()>>);
+pub struct Writer {
+    lock: Arc<tokio::sync::Mutex<()>>,
+    /// A pool of that one connection, which turns take one at a time and
+    /// which stays open until [`Writer::close`].
+    connection: SqlitePool,
+    checkpoints: Arc<Checkpoints>,
+}
+
+/// The writers of the files open in this process.
+static WRITERS: LazyLock<Mutex<HashMap<PathBuf, Writer>>> = LazyLock::new(Default::default);
 
 impl Writer {
     /// The writer of `pool`'s file, shared by every pool on that file.
     pub fn of(pool: &SqlitePool) -> Writer {
-        static WRITERS: LazyLock<Mutex<HashMap<PathBuf, Writer>>> = LazyLock::new(Default::default);
         let file = pool.connect_options().get_filename().to_path_buf();
         let mut writers = WRITERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        writers.entry(file).or_insert_with(|| Writer(Arc::default())).clone()
+        writers.entry(file).or_insert_with(|| Writer::open(pool)).clone()
+    }
+
+    /// A writer of its own for `pool`'s file. Its connection leaves the
+    /// WAL's checkpoints to [`Checkpoints`], away from the turns, when a
+    /// runtime is there to run them; otherwise it checkpoints in its
+    /// commits, as SQLite does by default.
+    fn open(pool: &SqlitePool) -> Writer {
+        let runtime = tokio::runtime::Handle::try_current().ok();
+        let options = (*pool.connect_options()).clone();
+        let options = if runtime.is_some() { options.pragma("wal_autocheckpoint", "0") } else { options };
+        let connection = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(0)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .acquire_timeout(pool.options().get_acquire_timeout())
+            .connect_lazy_with(options);
+        let writer = Writer { lock: Arc::default(), connection, checkpoints: Arc::default() };
+        if let Some(runtime) = runtime {
+            writer.checkpoints.start(&runtime, writer.clone(), pool.connect_options());
+        }
+        writer
+    }
+
+    /// Closes the writer of `pool`'s file, once that file's pool is closed:
+    /// a pool opened on it later gets a writer of its own.
+    pub(crate) async fn close(pool: &SqlitePool) {
+        let file = pool.connect_options().get_filename().to_path_buf();
+        let writer = WRITERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&file);
+        if let Some(writer) = writer {
+            writer.checkpoints.stop().await;
+            writer.connection.close().await;
+        }
     }
 
     /// Waits for a turn, counted against the caller's place in the source.
@@ -41,11 +93,11 @@ impl Writer {
 
     /// Waits for a turn, counted against `site`.
     pub(crate) fn turn_for(&self, site: &'static Location<'static>) -> impl Future<Output = Turn> + Send + 'static {
-        let lock = self.0.clone();
+        let (lock, connection) = (self.lock.clone(), self.connection.clone());
         async move {
             let asked = Instant::now();
             let guard = lock.lock_owned().await;
-            Turn { _guard: guard, site, waited: asked.elapsed(), since: Instant::now() }
+            Turn { _guard: guard, connection, site, waited: asked.elapsed(), since: Instant::now() }
         }
     }
 }
@@ -54,9 +106,18 @@ impl Writer {
 #[derive(Debug)]
 pub struct Turn {
     _guard: OwnedMutexGuard<()>,
+    connection: SqlitePool,
     site: &'static Location<'static>,
     waited: Duration,
     since: Instant,
+}
+
+impl Turn {
+    /// The writer's connection, for this turn's writes: a `BEGIN IMMEDIATE`
+    /// or a statement on its own.
+    pub fn pool(&self) -> &SqlitePool {
+        &self.connection
+    }
 }
 
 impl Drop for Turn {
@@ -103,7 +164,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_turn_is_counted_against_the_line_that_took_it_with_the_time_it_waited_and_held() {
-        let writer = Writer(Arc::default());
+        let pool = SqlitePool::connect_lazy("sqlite::memory:").expect("an in-memory database");
+        let writer = Writer::of(&pool);
         let first = writer.turn().await;
         let line = line!() - 1;
         let site = format!("{}:{line}", file!());

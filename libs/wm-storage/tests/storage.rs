@@ -139,6 +139,39 @@ async fn sqlite_s_wal_shrinks_back_to_64_mib_once_a_burst_is_checkpointed() {
     assert!(wal() <= 64, "{} MiB", wal());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_writer_s_wal_is_checkpointed_beside_its_turns_and_starts_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wm.db");
+    let db = Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}", file.display()))).await.unwrap();
+    sqlx::query("CREATE TABLE blobs (b BLOB)").execute(db.sqlite().unwrap()).await.unwrap();
+    // The WAL's checkpoint sequence number (bytes 12..16 of its header)
+    // counts the times it started over.
+    let restarts = || {
+        let header = std::fs::read(dir.path().join("wm.db-wal")).unwrap();
+        u32::from_be_bytes(header[12..16].try_into().unwrap())
+    };
+    let mut tx = db.begin_write().await.unwrap();
+    let burst = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 24000) \
+                 INSERT INTO blobs SELECT randomblob(1024) FROM n";
+    wm_storage::execute!(&mut tx, burst).unwrap();
+    tx.commit().await.unwrap();
+    let (before, file_before) = (restarts(), std::fs::metadata(&file).unwrap().len());
+    assert!(file_before < 1 << 20, "the commit did not copy the burst into the file: {file_before} bytes");
+
+    let waited = std::time::Instant::now();
+    while restarts() == before {
+        assert!(waited.elapsed() < std::time::Duration::from_secs(30), "the WAL never started over");
+        let mut tx = db.begin_write().await.unwrap();
+        wm_storage::execute!(&mut tx, "INSERT INTO blobs VALUES (1)").unwrap();
+        tx.commit().await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let copied = std::fs::metadata(&file).unwrap().len();
+    assert!(copied >= 24 << 20, "the burst was copied into the file: {copied} bytes");
+    db.close().await;
+}
+
 #[tokio::test]
 async fn sqlite_creates_missing_folders() {
     let dir = tempfile::tempdir().unwrap();

@@ -20,8 +20,8 @@ pub(super) async fn append_batch(shared: &Shared, records: Vec<OutgoingRecord>) 
         return Ok(Vec::new());
     }
     let positions = {
-        let _turn = shared.write.turn().await;
-        let mut tx = shared.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let turn = shared.write.turn().await;
+        let mut tx = turn.pool().begin_with("BEGIN IMMEDIATE").await?;
         let positions = write(shared, &mut tx, records).await?;
         tx.commit().await?;
         positions

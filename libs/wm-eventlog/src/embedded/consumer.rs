@@ -215,8 +215,8 @@ impl Consumer for EmbeddedConsumer {
         if next.is_empty() {
             return Ok(());
         }
-        let _turn = self.shared.write.turn().await;
-        store::commit(&self.shared.pool, group, &next).await
+        let turn = self.shared.write.turn().await;
+        store::commit(turn.pool(), group, &next).await
     }
 
     fn assignment(&self) -> Vec<TopicPartition> {

@@ -28,7 +28,7 @@ pub(super) async fn expire(shared: &Shared, topic: &str, before_ms: i64) -> Resu
     for partition in 0..partitions.unwrap_or(0) {
         loop {
             let gone = {
-                let _turn = shared.write.turn().await;
+                let turn = shared.write.turn().await;
                 sqlx::query(
                     "DELETE FROM event_log_records WHERE topic = $1 AND partition_id = $2 AND record_offset IN ( \
                        SELECT record_offset FROM event_log_records \
@@ -44,7 +44,7 @@ pub(super) async fn expire(shared: &Shared, topic: &str, before_ms: i64) -> Resu
                 .bind(partition)
                 .bind(before_ms)
                 .bind(CHUNK)
-                .execute(&shared.pool)
+                .execute(turn.pool())
                 .await?
                 .rows_affected()
             };
