@@ -1,8 +1,8 @@
 //! The checkpoints of a SQLite file's WAL, away from its [`Writer`]'s
 //! turns. By default SQLite checkpoints in the commit that takes the WAL
 //! past 1,000 pages, so the writer copies pages into the database file
-//! while every other writer waits for its turn: under ingest's load, two
-//! thirds of a commit's time (docs/performance.md §1). Here a connection of
+//! while every other writer waits for its turn: under ingest's load, some
+//! 60 % of a commit's time (docs/performance.md §1). Here a connection of
 //! its own copies them a few times a second, beside the writes. A WAL only
 //! starts over from its beginning once a checkpoint has copied all of it,
 //! which pages appended meanwhile prevent; so when it holds more than
