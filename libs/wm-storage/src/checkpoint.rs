@@ -56,7 +56,11 @@ impl Checkpoints {
 }
 
 async fn run(checkpoints: Arc<Checkpoints>, writer: Writer, options: Arc<SqliteConnectOptions>) {
+    // A file gone (a test's folder deleted) is not made again empty.
+    let options = (*options).clone().create_if_missing(false);
     let mut connection: Option<SqliteConnection> = None;
+    // Said once per run of failures, not four times a second.
+    let mut failing = false;
     let mut tick = tokio::time::interval(EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -74,11 +78,14 @@ async fn run(checkpoints: Arc<Checkpoints>, writer: Writer, options: Arc<SqliteC
         let pages = match pages {
             Ok(pages) => pages,
             Err(e) => {
-                tracing::warn!(error = %e, "cannot checkpoint the SQLite WAL; trying again");
-                connection = None;
+                if !failing {
+                    tracing::warn!(error = %e, "cannot checkpoint the SQLite WAL; trying again");
+                }
+                (failing, connection) = (true, None);
                 continue;
             }
         };
+        failing = false;
         if pages.in_wal > RESTART_AT && pages.copied < pages.in_wal {
             let turn = writer.turn().await;
             if let Err(e) = passive(turn.pool()).await {
