@@ -76,7 +76,11 @@ impl Db {
         settings.validate()?;
         let acquire = Duration::from_millis(settings.acquire_timeout_ms);
         match settings.backend()? {
-            Backend::Sqlite => connect_sqlite(settings, acquire).await.map(Db::Sqlite),
+            Backend::Sqlite => {
+                let pool = connect_sqlite(settings, acquire).await?;
+                crate::writer::Writer::opened(&pool);
+                Ok(Db::Sqlite(pool))
+            }
             Backend::Postgres => connect_postgres(settings, acquire).await.map(Db::Postgres),
         }
     }

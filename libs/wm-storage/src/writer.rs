@@ -41,15 +41,37 @@ pub struct Writer {
     checkpoints: Arc<Checkpoints>,
 }
 
+/// The writer of one file, with the [`Db`](crate::Db) pools open on it.
+struct Registered {
+    writer: Writer,
+    pools: usize,
+}
+
 /// The writers of the files open in this process.
-static WRITERS: LazyLock<Mutex<HashMap<PathBuf, Writer>>> = LazyLock::new(Default::default);
+static WRITERS: LazyLock<Mutex<HashMap<PathBuf, Registered>>> = LazyLock::new(Default::default);
+
+fn writers() -> MutexGuard<'static, HashMap<PathBuf, Registered>> {
+    WRITERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 impl Writer {
     /// The writer of `pool`'s file, shared by every pool on that file.
     pub fn of(pool: &SqlitePool) -> Writer {
+        Writer::registered(pool, 0)
+    }
+
+    /// [`Writer::of`], counting `pool` among those open on its file until
+    /// [`Writer::close`]: `Db::connect`.
+    pub(crate) fn opened(pool: &SqlitePool) {
+        Writer::registered(pool, 1);
+    }
+
+    fn registered(pool: &SqlitePool, more: usize) -> Writer {
         let file = pool.connect_options().get_filename().to_path_buf();
-        let mut writers = WRITERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        writers.entry(file).or_insert_with(|| Writer::open(pool)).clone()
+        let mut writers = writers();
+        let entry = writers.entry(file).or_insert_with(|| Registered { writer: Writer::open(pool), pools: 0 });
+        entry.pools += more;
+        entry.writer.clone()
     }
 
     /// A writer of its own for `pool`'s file. Its connection leaves the
@@ -74,11 +96,19 @@ impl Writer {
         writer
     }
 
-    /// Closes the writer of `pool`'s file, once that file's pool is closed:
-    /// a pool opened on it later gets a writer of its own.
+    /// Counts `pool` out of those open on its file, once it is closed; the
+    /// last one out closes the writer, and a pool opened on the file later
+    /// gets a writer of its own.
     pub(crate) async fn close(pool: &SqlitePool) {
         let file = pool.connect_options().get_filename().to_path_buf();
-        let writer = WRITERS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&file);
+        let writer = {
+            let mut writers = writers();
+            let last = writers.get_mut(&file).is_some_and(|entry| {
+                entry.pools = entry.pools.saturating_sub(1);
+                entry.pools == 0
+            });
+            if last { writers.remove(&file).map(|entry| entry.writer) } else { None }
+        };
         if let Some(writer) = writer {
             writer.checkpoints.stop().await;
             writer.connection.close().await;

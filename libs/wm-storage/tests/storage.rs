@@ -173,6 +173,28 @@ async fn the_writer_s_wal_is_checkpointed_beside_its_turns_and_starts_over() {
 }
 
 #[tokio::test]
+async fn a_pool_closed_on_a_file_leaves_the_writer_to_the_pools_still_open_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = DatabaseSettings::with_url(format!("sqlite://{}/wm.db", dir.path().display()));
+    let (first, second) = (Db::connect(&settings).await.unwrap(), Db::connect(&settings).await.unwrap());
+    first.migrate(&THINGS).await.unwrap();
+    // Kept, as the embedded event log keeps its file's writer.
+    let kept = wm_storage::Writer::of(second.sqlite().unwrap());
+    first.close().await;
+    let turn = kept.turn().await;
+    sqlx::query("INSERT INTO things VALUES ('b', 2)").execute(turn.pool()).await.unwrap();
+    drop(turn);
+    assert_eq!(count_things(&second).await, 2);
+    second.close().await;
+    let third = Db::connect(&settings).await.unwrap();
+    let mut tx = third.begin_write().await.unwrap();
+    wm_storage::execute!(&mut tx, "INSERT INTO things VALUES ('c', 3)").unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(count_things(&third).await, 3, "a pool opened after the last closed gets a writer of its own");
+    third.close().await;
+}
+
+#[tokio::test]
 async fn sqlite_creates_missing_folders() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}/a/b/wm.db", dir.path().display());
