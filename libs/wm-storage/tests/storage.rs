@@ -148,7 +148,9 @@ async fn the_writer_s_wal_is_checkpointed_beside_its_turns_and_starts_over() {
     // The WAL's checkpoint sequence number (bytes 12..16 of its header)
     // counts the times it started over.
     let restarts = || {
-        let header = std::fs::read(dir.path().join("wm.db-wal")).unwrap();
+        let mut header = [0; 16];
+        std::io::Read::read_exact(&mut std::fs::File::open(dir.path().join("wm.db-wal")).unwrap(), &mut header)
+            .unwrap();
         u32::from_be_bytes(header[12..16].try_into().unwrap())
     };
     let mut tx = db.begin_write().await.unwrap();
