@@ -1,8 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
 import { GATEWAY_ID } from '../../../testing/records.ts';
+import { renderWithProviders } from '../../../testing/render.tsx';
 import GatewayRegistrationPage from './gateway-registration-page.tsx';
 import {
   created,
@@ -178,6 +180,23 @@ describe('GatewayRegistrationPage', { timeout: FORM_TEST_TIMEOUT_MS }, () => {
     });
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).not.toHaveProperty('gpsCoordinates');
+  });
+
+  it('stays refused once it registered, while the page is still leaving', async () => {
+    const bodies: unknown[] = [];
+    server.use(fieldcheck([]), creation(URL, bodies, () => created({ $oid: GATEWAY_ID })));
+    // The page stays mounted at every path, as it is until the router's transition commits.
+    renderWithProviders(<GatewayRegistrationPage />, { route: '/gateway-registration' });
+    const user = userEvent.setup();
+    await fill(user, VALID);
+    await user.click(register());
+    await waitFor(() => {
+      expect(screen.getByTestId('location')).toHaveTextContent(`/gateways/${GATEWAY_ID}`);
+    });
+    expect(register()).toBeDisabled();
+    await user.type(screen.getByLabelText('IMEI'), '{Enter}');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(bodies).toHaveLength(1);
   });
 
   it("says 'Error registering gateway: Action denied' on 403", async () => {

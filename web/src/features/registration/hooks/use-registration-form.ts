@@ -75,7 +75,8 @@ export function useRegistrationForm({ fields, register, detailPath }: Options) {
     setError(spec.name, outcome);
   };
 
-  async function validateAndCreate() {
+  /** Whether the device was created (and the page is leaving for it). */
+  async function validateAndCreate(): Promise<boolean> {
     const snapshot = latest.current;
     const results = fields.map((spec) => parseField(spec, snapshot[spec.name]));
     const formatErrors: FieldErrors = {};
@@ -84,38 +85,46 @@ export function useRegistrationForm({ fields, register, detailPath }: Options) {
       formatErrors[spec.name] = result && !result.ok ? result.error : null;
     });
     setErrors(formatErrors);
-    if (results.some((result) => !result.ok)) return;
+    if (results.some((result) => !result.ok)) return false;
 
     const outcomes = await Promise.all(fields.map((spec) => unique(spec, snapshot[spec.name])));
-    if (outcomes.includes(CANCELLED)) return;
+    if (outcomes.includes(CANCELLED)) return false;
     const checkErrors: FieldErrors = {};
     fields.forEach((spec, i) => {
       const outcome = outcomes[i];
       checkErrors[spec.name] = outcome === CANCELLED ? null : (outcome ?? null);
     });
     setErrors(checkErrors);
-    if (outcomes.some((outcome) => outcome !== null)) return;
+    if (outcomes.some((outcome) => outcome !== null)) return false;
 
     try {
       const id = await register(bodyOf(fields, results));
       await navigate(detailPath(id));
+      return true;
     } catch (error) {
-      if (isCancelled(error)) return;
+      if (isCancelled(error)) return false;
       setFailure(isForbidden(error) ? 'forbidden' : 'failed');
       setErrors((previous) => ({ ...previous, ...serverFieldErrors(fields, error) }));
+      return false;
     }
   }
 
+  // Once the device is created the form stays busy: the router may show the
+  // page a moment longer while it moves to the detail page, and a second
+  // submit there would register the same device again.
   const submit = async () => {
     if (busy.current) return;
     busy.current = true;
     setSubmitting(true);
     setFailure(null);
+    let created = false;
     try {
-      await validateAndCreate();
+      created = await validateAndCreate();
     } finally {
-      busy.current = false;
-      setSubmitting(false);
+      if (!created) {
+        busy.current = false;
+        setSubmitting(false);
+      }
     }
   };
 
