@@ -1,7 +1,7 @@
 //! `wmeter simulate`: a gateway fleet on an MQTT broker, optionally
 //! registered through the API first.
 
-use std::time::Duration;
+use std::{collections::HashMap, time::Duration};
 
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -25,8 +25,14 @@ pub async fn run(settings: Settings, args: SimulateArgs) -> anyhow::Result<()> {
             Ok(password) if !password.is_empty() => password,
             _ => super::password::read(&args.username)?,
         };
-        let created = register(&args.api, &args.username, &password, &fleet).await?;
-        crate::output::say(format_args!("registered {created} devices through {}", args.api));
+        let registered = register(&args.api, &args.username, &password, &fleet).await?;
+        crate::output::say(format_args!("registered {} devices through {}", registered.created, args.api));
+        let backlogged = simulator::scenario_meters(&fleet, &args.scenario);
+        let waiting: Vec<&str> = backlogged
+            .iter()
+            .filter_map(|(_, meter, _)| registered.meters.get(&meter.serial).map(String::as_str))
+            .collect();
+        registered.until_ingest_knows(&waiting).await;
     }
     let sim = SimSettings {
         rate: args.rate,
@@ -79,9 +85,49 @@ fn broker(mqtt: &MqttSettings, url: Option<&str>) -> anyhow::Result<Broker> {
     Ok(Broker { host, port, sign_in })
 }
 
+/// How long the scenario meters just registered may take to reach ingest
+/// before their backlogs go anyway.
+const KNOWN_WITHIN: Duration = Duration::from_secs(60);
+
+/// What [`register`] did, and the session it did it in.
+struct Registered {
+    client: reqwest::Client,
+    api: String,
+    token: String,
+    /// How many devices were created (not already registered).
+    created: usize,
+    /// The ids of the meters created, by serial number.
+    meters: HashMap<String, String>,
+}
+
+impl Registered {
+    /// Waits until ingest knows the meters `ids`: the registry tells it
+    /// through the event log, a moment after the 201, and until then it
+    /// dead-letters their uplinks, so a scenario's backlog sent at once
+    /// would be lost. Its thresholds answer 404 for a meter it does not
+    /// know. Gives up after [`KNOWN_WITHIN`], with a warning.
+    async fn until_ingest_knows(&self, ids: &[&str]) {
+        let deadline = tokio::time::Instant::now() + KNOWN_WITHIN;
+        for id in ids {
+            let url = format!("{}/api/thresholds/{id}", self.api);
+            loop {
+                let known = self.client.get(&url).bearer_auth(&self.token).send().await;
+                if known.is_ok_and(|r| r.status().is_success()) {
+                    break;
+                }
+                if tokio::time::Instant::now() >= deadline {
+                    tracing::warn!(meter = id, "ingest does not know the meter yet; its backlog may be dead-lettered");
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+        }
+    }
+}
+
 /// Registers each device of `fleet` through the API; ones already
-/// registered (409) are kept. Returns how many were created.
-async fn register(api: &str, username: &str, password: &str, fleet: &[SimGateway]) -> anyhow::Result<usize> {
+/// registered (409) are kept.
+async fn register(api: &str, username: &str, password: &str, fleet: &[SimGateway]) -> anyhow::Result<Registered> {
     let client = wm_http::client::client();
     let api = api.trim_end_matches('/');
     let signed_in: Value = client
@@ -94,29 +140,35 @@ async fn register(api: &str, username: &str, password: &str, fleet: &[SimGateway
         .context("signing in")?
         .json()
         .await?;
-    let token = signed_in["accessToken"].as_str().context("no access token in the sign-in answer")?;
-    let mut created = 0;
+    let token = signed_in["accessToken"].as_str().context("no access token in the sign-in answer")?.to_owned();
+    let (mut created, mut meters) = (0, HashMap::new());
     for gateway in fleet {
         let body = json!({
             "serialNumber": gateway.serial, "imei": gateway.imei, "phoneNumber": gateway.phone_number,
             "bleAddress": gateway.ble_address, "macAddress": gateway.mac_address,
             "gpsCoordinates": [gateway.gps.0, gateway.gps.1],
         });
-        created += post(&client, &format!("{api}/api/proxy/gateways/"), token, body).await?;
+        created += usize::from(post(&client, &format!("{api}/api/proxy/gateways/"), &token, body).await?.is_some());
         for meter in &gateway.meters {
             let body = json!({"serialNumber": meter.serial, "bleAddress": meter.ble_address, "gpsCoordinates": [meter.gps.0, meter.gps.1]});
-            created += post(&client, &format!("{api}/api/proxy/wmeters/"), token, body).await?;
+            if let Some(id) = post(&client, &format!("{api}/api/proxy/wmeters/"), &token, body).await? {
+                created += 1;
+                meters.insert(meter.serial.clone(), id);
+            }
         }
     }
-    Ok(created)
+    Ok(Registered { client, api: api.to_owned(), token, created, meters })
 }
 
-/// 1 when created, 0 when already registered.
-async fn post(client: &reqwest::Client, url: &str, token: &str, body: Value) -> anyhow::Result<usize> {
+/// The new device's id when created, `None` when already registered.
+async fn post(client: &reqwest::Client, url: &str, token: &str, body: Value) -> anyhow::Result<Option<String>> {
     let response = client.post(url).bearer_auth(token).json(&body).send().await?;
     match response.status().as_u16() {
-        201 => Ok(1),
-        409 => Ok(0),
+        201 => {
+            let created: Value = response.json().await?;
+            Ok(Some(created["_id"].as_str().context("no _id in the registration answer")?.to_owned()))
+        }
+        409 => Ok(None),
         status => bail!("registering at {url}: {status} {}", response.text().await.unwrap_or_default()),
     }
 }
