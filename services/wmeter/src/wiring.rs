@@ -2,7 +2,7 @@
 //! applied) and the event log. The same code serves both modes; only the
 //! adapters chosen here differ.
 
-use std::sync::Arc;
+use std::{sync::Arc, time::Duration};
 
 use anyhow::Context;
 use tokio::task::JoinSet;
@@ -20,6 +20,10 @@ use crate::{
     config::Settings,
     role::{Role, Service},
 };
+
+/// How long a stopping process waits for its Kafka consumers to leave their
+/// groups: the HTTP drain (20 s) and this fit in Kubernetes' 45 s grace.
+const LEAVE_WAIT: Duration = Duration::from_secs(10);
 
 /// The connections and background consumers of a running process, stopped
 /// by [`Wiring::shutdown`].
@@ -114,11 +118,19 @@ impl Wiring {
         }
     }
 
-    /// Stops the consumers (each finishes its batch and commits), then closes
+    /// Stops the consumers (each finishes its batch and commits), waits a
+    /// bounded time for the Kafka ones to leave their groups, then closes
     /// the database. Call it after the HTTP server stopped.
     pub async fn shutdown(mut self) {
         self.stop.cancel();
         while self.consumers.join_next().await.is_some() {}
+        if !wm_eventlog::kafka::until_closed(LEAVE_WAIT).await {
+            tracing::warn!(
+                wait_secs = LEAVE_WAIT.as_secs(),
+                "a Kafka consumer had not left its group when the process stopped: \
+                 its partitions wait for its session to time out"
+            );
+        }
         if let Some(db) = self.db {
             db.close().await;
         }

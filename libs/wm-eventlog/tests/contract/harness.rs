@@ -75,11 +75,7 @@ impl Harness {
     /// that drops a member and subscribes another to its group waits here
     /// first. The embedded log's members leave as they are dropped.
     pub async fn closed(&self) {
-        let deadline = Instant::now() + WAIT;
-        while wm_eventlog::kafka::closing() > 0 {
-            assert!(Instant::now() < deadline, "a dropped Kafka member still closing after {WAIT:?}");
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        assert!(wm_eventlog::kafka::until_closed(WAIT).await, "a dropped Kafka member still closing after {WAIT:?}");
     }
 
     pub async fn append_all(&self, records: Vec<OutgoingRecord>) {

@@ -105,3 +105,14 @@ async fn two_auth_replicas_enforce_one_login_throttle() {
     assert_eq!(attempt(&first).await, 429);
     assert_eq!(attempt(&second).await, 429, "the other replica counts the same failures");
 }
+
+#[tokio::test]
+async fn a_stopped_service_s_kafka_consumers_have_left_their_groups() {
+    let Some(app) = spawn_service(Service::DeviceRegistry).await else { return };
+    until_ready(&app).await;
+    app.stop().await.unwrap();
+    // Each member leaves from a thread of its own, which would die with the
+    // process: a stopped service waited for them, so its partitions go to
+    // the replicas still running at once.
+    assert_eq!(wm_eventlog::kafka::closing(), 0, "a Kafka consumer still closing after the service stopped");
+}
