@@ -105,15 +105,20 @@ impl Registered {
     /// through the event log, a moment after the 201, and until then it
     /// dead-letters their uplinks, so a scenario's backlog sent at once
     /// would be lost. Its thresholds answer 404 for a meter it does not
-    /// know. Gives up after [`KNOWN_WITHIN`], with a warning.
+    /// know. Gives up, with a warning, after [`KNOWN_WITHIN`] or on any
+    /// other answer.
     async fn until_ingest_knows(&self, ids: &[&str]) {
         let deadline = tokio::time::Instant::now() + KNOWN_WITHIN;
         for id in ids {
             let url = format!("{}/api/thresholds/{id}", self.api);
             loop {
-                let known = self.client.get(&url).bearer_auth(&self.token).send().await;
-                if known.is_ok_and(|r| r.status().is_success()) {
-                    break;
+                match self.client.get(&url).bearer_auth(&self.token).send().await.map(|r| r.status()) {
+                    Ok(status) if status.is_success() => break,
+                    Ok(status) if status != reqwest::StatusCode::NOT_FOUND => {
+                        tracing::warn!(meter = id, %status, "cannot ask whether ingest knows the meter");
+                        return;
+                    }
+                    _ => {}
                 }
                 if tokio::time::Instant::now() >= deadline {
                     tracing::warn!(meter = id, "ingest does not know the meter yet; its backlog may be dead-lettered");
