@@ -2,7 +2,7 @@
 //! a documented path asked with a method it does not take. The paths and
 //! their methods come from the OpenAPI document, so they cannot drift.
 
-use std::sync::Arc;
+use std::{collections::HashSet, sync::Arc};
 
 use actix_web::{
     HttpRequest, HttpResponse, ResponseError,
@@ -16,10 +16,18 @@ use actix_web::{
 
 use crate::ApiError;
 
-/// Every documented path template, split into segments (`{…}` matches any
-/// one segment), with the methods it takes.
+/// A documented path template, split into segments (`{…}` matches any one
+/// segment), with the methods it takes.
+type Template = (Vec<String>, Vec<String>);
+
+/// Every documented path template, and the paths among them without
+/// parameters (looked up on every request that reaches a `/{id}` route, see
+/// [`not_a_fixed_path`]).
 #[derive(Clone, Debug, Default)]
-pub struct Methods(Arc<Vec<(Vec<String>, Vec<String>)>>);
+pub struct Methods {
+    templates: Arc<Vec<Template>>,
+    fixed: Arc<HashSet<String>>,
+}
 
 impl Methods {
     pub fn new(api: &utoipa::openapi::OpenApi) -> Self {
@@ -33,7 +41,16 @@ impl Methods {
                 (segments, methods.unwrap_or_default())
             })
             .collect();
-        Self(Arc::new(table))
+        Self::of(table)
+    }
+
+    fn of(templates: Vec<Template>) -> Self {
+        let fixed = templates
+            .iter()
+            .filter(|(template, _)| !template.iter().any(|t| is_param(t)))
+            .map(|(template, _)| template.join("/"))
+            .collect();
+        Self { templates: Arc::new(templates), fixed: Arc::new(fixed) }
     }
 
     /// The methods `path` takes, from the most specific templates that
@@ -42,7 +59,7 @@ impl Methods {
     pub fn allowed(&self, path: &str) -> Vec<String> {
         let asked: Vec<&str> = path.split('/').collect();
         let matching: Vec<(usize, &Vec<String>)> = self
-            .0
+            .templates
             .iter()
             .filter(|(template, _)| {
                 template.len() == asked.len()
@@ -62,7 +79,7 @@ impl Methods {
 
     /// Whether `path` is one of the document's paths without parameters.
     fn is_fixed(&self, path: &str) -> bool {
-        self.0.iter().any(|(template, _)| !template.iter().any(|t| is_param(t)) && template.join("/") == path)
+        self.fixed.contains(path)
     }
 
     /// The fallback service: 405 when the path is documented for other
@@ -117,7 +134,7 @@ mod tests {
             (vec!["".into(), "api".into(), "things".into(), "{id}".into()], vec!["GET".into(), "PATCH".into()]),
             (vec!["".into(), "api".into(), "things".into(), "count".into()], vec!["GET".into()]),
         ];
-        Methods(Arc::new(table))
+        Methods::of(table)
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::{
 };
 
 use actix_web::{
-    FromRequest, HttpRequest,
+    FromRequest, HttpMessage, HttpRequest,
     dev::Payload,
     http::{StatusCode, header::AUTHORIZATION},
     web,
@@ -135,7 +135,10 @@ impl FromRequest for Caller {
     type Error = ApiError;
     type Future = Ready<Result<Caller, ApiError>>;
 
+    /// The caller [`require_token`](super::require_token) authenticated,
+    /// or, on a route it does not guard, the token checked here.
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(Caller::authenticate(req))
+        let known = req.extensions().get::<Caller>().cloned();
+        ready(known.map_or_else(|| Caller::authenticate(req), Ok))
     }
 }

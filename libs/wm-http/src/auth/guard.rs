@@ -1,5 +1,5 @@
 use actix_web::{
-    Error,
+    Error, HttpMessage,
     body::MessageBody,
     dev::{ServiceRequest, ServiceResponse},
     middleware::Next,
@@ -18,7 +18,8 @@ pub const DOCS: &str = "/api/docs";
 /// Middleware: every `/api/...` request but [`PUBLIC_ROUTES`] needs a valid
 /// access token, or gets the 401 JSON error before any handler runs; the
 /// caller's id goes on the request's span (`user`, [`crate::trace`]).
-/// Handlers still take a [`Caller`] to know who calls and check the role.
+/// Handlers still take a [`Caller`] to know who calls and check the role;
+/// it is the one this middleware found.
 pub async fn require_token(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -30,6 +31,9 @@ pub async fn require_token(
         match Caller::authenticate(req.request()) {
             Ok(caller) => {
                 tracing::Span::current().record("user", caller.user_id.as_str());
+                // The handler's `Caller` takes it from here: one token check
+                // a request.
+                req.extensions_mut().insert(caller);
             }
             // A response, not an error: outer middleware (the security
             // headers) sees it like any other.

@@ -224,3 +224,34 @@ async fn a_token_below_its_user_s_version_or_one_that_must_change_the_password_i
     let (status, code, _) = answer(actix_test::call_service(&app, call(&current, "/api/thing")).await).await;
     assert_eq!((status, code.as_str()), (StatusCode::SERVICE_UNAVAILABLE, "unavailable"), "not caught up yet");
 }
+
+/// Drops the `Authorization` header: what reaches the handler after it
+/// carries no token to check again.
+async fn without_token(
+    mut req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    req.headers_mut().remove("Authorization");
+    next.call(req).await
+}
+
+#[actix_web::test]
+async fn a_handler_s_caller_is_the_one_the_guard_authenticated() {
+    use actix_web::middleware::from_fn;
+    let t = tokens();
+    let app = actix_test::init_service(
+        App::new()
+            .app_data(web::Data::new(t.clone()))
+            .wrap(from_fn(without_token))
+            .wrap(from_fn(require_token))
+            .route("/api/thing", web::get().to(read)),
+    )
+    .await;
+    let token = t.issue(&Subject::new("ann", Role::Operator)).unwrap();
+    let request =
+        actix_test::TestRequest::get().uri("/api/thing").insert_header(("Authorization", format!("Bearer {token}")));
+    let response = actix_test::call_service(&app, request.to_request()).await;
+    assert_eq!(response.status(), StatusCode::OK, "the token is checked once, by the guard");
+    let body: Value = actix_test::read_body_json(response).await;
+    assert_eq!(body, json!({"user": "ann"}));
+}
