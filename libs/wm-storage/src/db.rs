@@ -130,6 +130,16 @@ impl Db {
     }
 }
 
+/// Whether a SQLite pool pings a connection before it hands it out: never.
+/// sqlx's default does, and a ping is a round trip to the connection's
+/// worker thread (two thread wake-ups) for a file that cannot hang up; a
+/// statement through the pool then cost three round trips (that ping, the
+/// statement, the ping sqlx makes when the connection comes back) instead
+/// of two (docs/performance.md §3). A worker that died still fails that
+/// ping on release, and its connection is closed. The writer's pool takes
+/// the same setting from the readers' (`writer.rs`).
+const PING_ON_ACQUIRE: bool = false;
+
 /// The bytes a SQLite WAL file is cut back to when it starts over.
 const WAL_SIZE_LIMIT: u64 = 64 * 1024 * 1024;
 
@@ -154,6 +164,7 @@ async fn connect_sqlite(settings: &DatabaseSettings, acquire: Duration) -> Resul
     SqlitePoolOptions::new()
         .max_connections(settings.max_connections)
         .acquire_timeout(acquire)
+        .test_before_acquire(PING_ON_ACQUIRE)
         .connect_with(options)
         .await
         .map_err(|source| StorageError::Connect { backend: "sqlite", source })

@@ -87,6 +87,7 @@ impl Writer {
             .min_connections(0)
             .idle_timeout(None)
             .max_lifetime(None)
+            .test_before_acquire(pool.options().get_test_before_acquire())
             .acquire_timeout(pool.options().get_acquire_timeout())
             .connect_lazy_with(options);
         let writer = Writer { lock: Arc::default(), connection, checkpoints: Arc::default() };
