@@ -51,7 +51,7 @@ async fn readings_page_newest_first_and_lists_filter_by_the_other_device() {
         let actions: Vec<&str> = all.as_array().unwrap().iter().map(|a| a["action"].as_str().unwrap()).collect();
         let newest_first =
             ["reading 250 mL", "reading 5 L", "reading 4 L", "reading 3 L", "reading 2 L", "reading 1 L"];
-        assert_eq!(actions, newest_first, "named rows keep their order");
+        assert_eq!(actions, newest_first, "newest first");
         let of_second = app.json(&format!("{activity}?meterId={}", meters[1]), 200).await;
         let actions: Vec<&str> = of_second.as_array().unwrap().iter().map(|a| a["action"].as_str().unwrap()).collect();
         assert_eq!(actions, ["reading 250 mL"]);
