@@ -44,7 +44,7 @@ pub use address::{
     ADDRESS_MESSAGE, BleAddress, BleAddressError, METER_BLE_ADDRESS_MESSAGE, MacAddress, MacAddressError,
     normalize_loose,
 };
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, ManualClock, SystemClock, iso_micros};
 pub use gps::{GPS_DECIMALS, GPS_MESSAGE, GpsCoordinates, GpsError};
 pub use id::{DEVICE_ID_LEN, DEVICE_ID_MESSAGE, DeviceId, DeviceIdError, OID_KEY};
 pub use imei::{IMEI_LEN, IMEI_MESSAGE, Imei, ImeiError};

@@ -11,9 +11,7 @@ use crate::{
 
 /// ISO 8601 UTC with microseconds: `registeredAt` must round-trip exactly,
 /// since Load More sends it back as `start`.
-pub fn timestamp(micros: i64) -> String {
-    DateTime::from_timestamp_micros(micros).unwrap_or_default().format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
-}
+pub use wm_domain::iso_micros as timestamp;
 
 /// A gateway (spec §3).
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]

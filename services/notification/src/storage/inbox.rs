@@ -48,8 +48,7 @@ fn json_object<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error
 }
 
 fn iso<S: serde::Serializer>(micros: &i64, s: S) -> Result<S::Ok, S::Error> {
-    let at = chrono::DateTime::from_timestamp_micros(*micros).unwrap_or_default();
-    s.serialize_str(&at.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string())
+    s.serialize_str(&wm_domain::iso_micros(*micros))
 }
 
 const COLUMNS: &str = "seq, id, user_id, device_name, device_id, device_kind, event, status, kind, params, created_at";

@@ -17,10 +17,11 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, SecondsFormat, Timelike, Utc};
+use chrono::{DateTime, Timelike, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use wm_domain::iso_micros as iso;
 
 use super::rollup::{HOUR_US, Sum, day_start};
 
@@ -292,11 +293,6 @@ impl State {
         });
         Some(Finding::Raise { alarm_type: STUCK_METER, at_us: end, evidence })
     }
-}
-
-/// The instant `us`, as the API writes times.
-fn iso(us: i64) -> String {
-    DateTime::<Utc>::from_timestamp_micros(us).unwrap_or_default().to_rfc3339_opts(SecondsFormat::Micros, true)
 }
 
 #[cfg(test)]

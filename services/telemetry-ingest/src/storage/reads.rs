@@ -21,10 +21,7 @@ pub struct Slice {
     pub max: i64,
 }
 
-/// ISO 8601 UTC with microseconds.
-pub(crate) fn iso(micros: i64) -> String {
-    chrono::DateTime::from_timestamp_micros(micros).unwrap_or_default().format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
-}
+pub(crate) use wm_domain::iso_micros as iso;
 
 async fn newest<T: query::Row>(db: &Db, table: &str, columns: &str, slice: &Slice) -> Result<Vec<T>, StorageError> {
     let mut conditions = Conditions::default();
