@@ -197,6 +197,24 @@ async fn a_pool_closed_on_a_file_leaves_the_writer_to_the_pools_still_open_on_it
 }
 
 #[tokio::test]
+async fn sqlite_plans_a_statement_once_whatever_its_limit_is_bound_to() {
+    // Without the query planner stability guarantee, SQLite plans a
+    // statement whose LIMIT is a bound parameter from the value bound, and so
+    // prepares it again at every execution (docs/performance.md §3). The
+    // guarantee is compiled in (`.cargo/config.toml`); a build without it
+    // fails here. Its effect, no re-preparation, shows only through
+    // `sqlite3_stmt_status`, which sqlx does not expose.
+    let dir = tempfile::tempdir().unwrap();
+    let db =
+        Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}/wm.db", dir.path().display()))).await.unwrap();
+    let used: i64 = sqlx::query_scalar("SELECT sqlite_compileoption_used('ENABLE_QPSG')")
+        .fetch_one(db.sqlite().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(used, 1, "SQLite was built without SQLITE_ENABLE_QPSG");
+}
+
+#[tokio::test]
 async fn sqlite_creates_missing_folders() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}/a/b/wm.db", dir.path().display());
