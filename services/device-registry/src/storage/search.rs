@@ -26,7 +26,7 @@ pub fn normalize(s: &str) -> String {
 
 /// Up to `cap` devices whose search text holds `needle` (normalized), newest
 /// first. On SQLite the trigram index (migration 3) finds the rows, through
-/// the term's three rarest trigrams when they narrow enough ([`trigrams`]), each
+/// the term's rarest trigrams when they narrow enough ([`trigrams`]), each
 /// then checked for the whole term; on PostgreSQL, `pg_trgm`'s index. The
 /// sort is on what was found (`+registered_at` keeps SQLite from walking the
 /// whole `registered_at` index instead).
