@@ -6,12 +6,11 @@
 //! checks the substring on what they find (two left some 350 rows to check
 //! at a million meters, and took ten times longer). Which are rarest comes from the index's
 //! own counts (`fts5vocab`), which cost a full read of a posting list each:
-//! they are remembered for a while. A trigram in more rows than
-//! [`SELECTIVE_ENOUGH`] is left out even when it is among the three: the
-//! index's intersection walks its long posting list, and checking the few
-//! more rows the others leave costs less (at a million meters, a partial
-//! serial's search took 0.9 ms with `001`'s 150,000 rows in the intersection
-//! and 0.4 ms without). They only choose the plan; the rows
+//! they are remembered for a while. The third is left out when it is in
+//! more rows than [`SELECTIVE_ENOUGH`]: the index's intersection walks its
+//! long posting list, and checking the few more rows the other two leave
+//! costs less (at a million meters, a partial serial's search took 0.9 ms
+//! with `001`'s 150,000 rows in the intersection and 0.4 ms without). They only choose the plan; the rows
 //! found are always checked against the whole term, so a stale count can
 //! make a search slower, never wrong.
 
@@ -63,9 +62,15 @@ pub async fn plan(db: &Db, table: &'static str, needle: &str) -> Result<Plan, St
 /// The plan, given how many rows hold each trigram.
 fn choose(needle: &str, mut rarity: Vec<(i64, String)>) -> Plan {
     rarity.sort();
-    let rarest: Vec<String> =
-        rarity.iter().take_while(|(rows, _)| *rows <= SELECTIVE_ENOUGH).take(3).map(|(_, gram)| quoted(gram)).collect();
-    if rarest.is_empty() { Plan::Phrase(quoted(needle)) } else { Plan::Rarest(rarest.join(" AND ")) }
+    match rarity.first() {
+        Some((rows, _)) if *rows <= SELECTIVE_ENOUGH => {
+            // The rarest two always: one alone can leave 20,000 rows to check.
+            let third = rarity.get(2).filter(|(rows, _)| *rows <= SELECTIVE_ENOUGH);
+            let rarest: Vec<String> = rarity.iter().take(2).chain(third).map(|(_, gram)| quoted(gram)).collect();
+            Plan::Rarest(rarest.join(" AND "))
+        }
+        _ => Plan::Phrase(quoted(needle)),
+    }
 }
 
 /// The distinct trigrams of `needle`, as the index keeps them (lower case).
@@ -113,13 +118,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_three_rarest_trigrams_are_asked_for_when_they_narrow_enough() {
+    fn the_two_rarest_trigrams_are_asked_for_and_a_third_that_narrows_enough() {
         assert_eq!(trigrams("SM0001234"), ["000", "001", "012", "123", "234", "m00", "sm0"]);
         let counts = |pairs: &[(i64, &str)]| pairs.iter().map(|(n, g)| (*n, (*g).to_owned())).collect::<Vec<_>>();
         let common = counts(&[(1_000_000, "000"), (4_753, "234"), (152_838, "001"), (4_753, "123"), (18_816, "012")]);
         assert_eq!(choose("SM0001234", common), Plan::Rarest("\"123\" AND \"234\" AND \"012\"".to_owned()));
+        let third_common = counts(&[(1_000_000, "m00"), (4_755, "176"), (152_838, "001"), (4_736, "763")]);
+        let rarest_two = Plan::Rarest("\"763\" AND \"176\"".to_owned());
+        assert_eq!(choose("SM0017630", third_common), rarest_two, "a third only if it narrows enough");
         let one_rare = counts(&[(1_000_000, "m00"), (4_755, "176"), (152_838, "001"), (SELECTIVE_ENOUGH + 1, "017")]);
-        assert_eq!(choose("SM001763", one_rare), Plan::Rarest("\"176\"".to_owned()), "only those that narrow enough");
+        let with_the_next = Plan::Rarest("\"176\" AND \"017\"".to_owned());
+        assert_eq!(choose("SM001763", one_rare), with_the_next, "the rarest two always");
         let unselective = counts(&[(1_000_000, "000"), (SELECTIVE_ENOUGH + 1, "001")]);
         assert_eq!(choose("0001", unselective), Plan::Phrase("\"0001\"".to_owned()));
         assert_eq!(choose("A\"B", counts(&[(0, "a\"b")])), Plan::Rarest("\"a\"\"b\"".to_owned()));
