@@ -3,15 +3,12 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
+use wm_domain::iso_micros;
 
 use crate::{
     settings::DeviceSettings,
     storage::rows::{GatewayRow, MeterRow},
 };
-
-/// ISO 8601 UTC with microseconds: `registeredAt` must round-trip exactly,
-/// since Load More sends it back as `start`.
-pub use wm_domain::iso_micros as timestamp;
 
 /// A gateway (spec §3).
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
@@ -87,8 +84,8 @@ impl GatewayJson {
         Self {
             is_online: row.session_online || row.lastseen.is_some_and(|seen| seen >= window_start),
             gps_coordinates: row.gps().map(Into::into),
-            lastseen: row.lastseen.map(timestamp),
-            registered_at: timestamp(row.registered_at),
+            lastseen: row.lastseen.map(iso_micros),
+            registered_at: iso_micros(row.registered_at),
             id: row.id,
             device_name: row.device_name,
             serial_number: row.serial_number,
@@ -109,8 +106,8 @@ impl From<MeterRow> for MeterJson {
         let litres = row.total_consumption_ml as f64 / 1000.0;
         Self {
             gps_coordinates: row.gps().map(Into::into),
-            lastseen: row.lastseen.map(timestamp),
-            registered_at: timestamp(row.registered_at),
+            lastseen: row.lastseen.map(iso_micros),
+            registered_at: iso_micros(row.registered_at),
             total_consumption: litres,
             critical_state: row.critical,
             id: row.id,

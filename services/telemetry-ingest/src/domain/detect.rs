@@ -21,7 +21,7 @@ use chrono::{DateTime, Timelike, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use wm_domain::iso_micros as iso;
+use wm_domain::iso_micros;
 
 use super::rollup::{HOUR_US, Sum, day_start};
 
@@ -195,8 +195,8 @@ impl State {
         run.alarmed = true;
         let evidence = json!({
             "detector": CONTINUOUS_FLOW,
-            "from": iso(run.since),
-            "to": iso(end),
+            "from": iso_micros(run.since),
+            "to": iso_micros(end),
             "hours": run.hours,
             "volumeMl": run.volume_ml,
             "minHourlyMl": run.min_ml,
@@ -217,8 +217,8 @@ impl State {
         self.burst_since = Some(hour);
         let evidence = json!({
             "detector": BURST,
-            "from": iso(hour),
-            "to": iso(end),
+            "from": iso_micros(hour),
+            "to": iso_micros(end),
             "volumeMl": volume_ml,
             "thresholdMl": t.burst_ml,
         });
@@ -252,8 +252,8 @@ impl State {
         }
         let evidence = json!({
             "detector": NIGHT_FLOW,
-            "from": iso(since),
-            "to": iso(end),
+            "from": iso_micros(since),
+            "to": iso_micros(end),
             "minHourlyMl": min_ml,
             "thresholdMl": t.night_flow_ml,
         });
@@ -285,8 +285,8 @@ impl State {
         run.alarmed = true;
         let evidence = json!({
             "detector": STUCK_METER,
-            "from": iso(run.since),
-            "to": iso(end),
+            "from": iso_micros(run.since),
+            "to": iso_micros(end),
             "days": run.days,
             "readings": run.readings,
             "thresholdDays": t.stuck_days,

@@ -7,6 +7,7 @@ use bytes::Bytes;
 use futures::StreamExt;
 use serde::Deserialize;
 use utoipa::IntoParams;
+use wm_domain::iso_micros;
 use wm_http::{
     ApiError,
     auth::Caller,
@@ -24,10 +25,7 @@ use crate::{
     domain::rollup::{Bucket, day_start, hour_start, next_bucket},
     error::IngestError,
     state::IngestState,
-    storage::{
-        exports::{self, IndexAt, IndexFilter, IndexRow},
-        reads::iso,
-    },
+    storage::exports::{self, IndexAt, IndexFilter, IndexRow},
 };
 
 /// The most meters named in one `meters` list.
@@ -115,7 +113,7 @@ impl IndexQuery {
 
 /// A time as a file name holds it: `2026-11-30T23-00Z`.
 fn file_time(us: i64) -> String {
-    iso(us).get(..16).unwrap_or_default().replace(':', "-") + "Z"
+    iso_micros(us).get(..16).unwrap_or_default().replace(':', "-") + "Z"
 }
 
 /// Every meter's index (total consumption) at an instant, for billing: one
@@ -138,7 +136,7 @@ pub async fn meter_index(
     tokio::spawn(async move { exports::meter_index(&db, at, &filter, &rows).await });
     let mut header = String::new();
     csv_file::record(&mut header, ["meter_id", "serial_number", "device_name", "index_litres", "as_of"]);
-    let lines = IndexLines { rows: received, as_of: iso(as_of_us) };
+    let lines = IndexLines { rows: received, as_of: iso_micros(as_of_us) };
     let body =
         futures::stream::once(async { Ok(Bytes::from(header)) })
             .chain(futures::stream::unfold(lines, |mut lines| async move {

@@ -6,6 +6,7 @@
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use wm_domain::iso_micros;
 use wm_http::{ApiError, auth::Caller};
 
 use super::{
@@ -16,10 +17,7 @@ use crate::{
     domain::rollup::{Bucket, bucket_of, bucket_starts, day_start, next_bucket},
     error::IngestError,
     state::IngestState,
-    storage::{
-        reads::iso,
-        rollups::{self, Kept, Scope},
-    },
+    storage::rollups::{self, Kept, Scope},
 };
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -124,8 +122,8 @@ impl SeriesQuery {
         let mut points: Vec<SeriesPoint> = starts
             .iter()
             .map(|start| SeriesPoint {
-                start: iso(*start),
-                end: iso(next_bucket(bucket, *start, tz)),
+                start: iso_micros(*start),
+                end: iso_micros(next_bucket(bucket, *start, tz)),
                 volume_ml: 0,
                 readings: 0,
             })
@@ -141,8 +139,8 @@ impl SeriesQuery {
             scope: scope_name,
             bucket: bucket_name,
             time_zone: tz.to_string(),
-            from: iso(from),
-            to: iso(to),
+            from: iso_micros(from),
+            to: iso_micros(to),
             total_ml: points.iter().map(|p| p.volume_ml).sum(),
             points,
         })
@@ -223,5 +221,5 @@ pub async fn top(
         .into_iter()
         .map(|(meter_id, meter_name, volume_ml)| Consumer { meter_id, meter_name, volume_ml })
         .collect();
-    Ok(HttpResponse::Ok().json(TopConsumers { from: iso(from), to: iso(now), items }))
+    Ok(HttpResponse::Ok().json(TopConsumers { from: iso_micros(from), to: iso_micros(now), items }))
 }

@@ -4,6 +4,7 @@
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use wm_domain::iso_micros;
 use wm_http::{ApiError, JsonObject, auth::Caller};
 
 use super::params::id_of;
@@ -18,9 +19,7 @@ use crate::{
     state::IngestState,
     storage::{
         alarm_views::{self, Actor},
-        directory,
-        reads::iso,
-        thresholds,
+        directory, thresholds,
     },
 };
 
@@ -136,7 +135,7 @@ async fn view(state: &IngestState, meter_id: &str) -> Result<MeterThresholds, In
         defaults: ThresholdValues::all(&defaults),
         effective: ThresholdValues::all(&own.over(defaults)),
         updated_by,
-        updated_at: set.map(|s| iso(s.at.timestamp_micros())),
+        updated_at: set.map(|s| iso_micros(s.at.timestamp_micros())),
     })
 }
 

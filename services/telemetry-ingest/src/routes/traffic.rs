@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use actix_web::{HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use wm_domain::iso_micros;
 use wm_http::{ApiError, auth::Caller};
 
 use super::{
@@ -15,7 +16,7 @@ use super::{
 use crate::{
     domain::rollup::{Bucket, bucket_starts, day_start, next_bucket},
     state::IngestState,
-    storage::{reads::iso, rollups},
+    storage::rollups,
 };
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -76,7 +77,12 @@ pub async fn traffic(
     let rows = rollups::traffic(&state.db, &gateway, starts.first().copied().unwrap_or(from), until).await?;
     let mut points: Vec<TrafficDay> = starts
         .iter()
-        .map(|s| TrafficDay { start: iso(*s), end: iso(next_bucket(Bucket::Day, *s, tz)), uplinks: 0, meters: 0 })
+        .map(|s| TrafficDay {
+            start: iso_micros(*s),
+            end: iso_micros(next_bucket(Bucket::Day, *s, tz)),
+            uplinks: 0,
+            meters: 0,
+        })
         .collect();
     let mut heard: HashSet<(usize, String)> = HashSet::new();
     for (quarter, meter, uplinks) in rows {
@@ -88,6 +94,6 @@ pub async fn traffic(
             points[i].meters += 1;
         }
     }
-    let (time_zone, from, to) = (tz.to_string(), iso(from), iso(to));
+    let (time_zone, from, to) = (tz.to_string(), iso_micros(from), iso_micros(to));
     Ok(HttpResponse::Ok().json(Traffic { gateway_id: gateway, time_zone, from, to, points }))
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 use utoipa::ToSchema;
+use wm_domain::iso_micros;
 use wm_storage::{
     Db, StorageError,
     query::{self, Bind, Conditions},
@@ -15,7 +16,6 @@ use wm_storage::{
 use super::{
     alarm_filter::{AlarmFilter, Assignee, Cursor, Page, SortKey},
     directory,
-    reads::iso,
 };
 use crate::domain::alarm::Status;
 
@@ -225,7 +225,7 @@ pub async fn get(db: &Db, alarm_id: &str) -> Result<Option<AlarmDetail>, Storage
             actor: names.actor(actor),
             note: note.clone(),
             assignee: assignee.as_deref().map(|a| names.actor(a)),
-            at: iso(*at),
+            at: iso_micros(*at),
         })
         .collect();
     let alarm = views(db, vec![row]).await?.remove(0);
@@ -328,11 +328,11 @@ async fn views(db: &Db, rows: Vec<Row>) -> Result<Vec<AlarmView>, StorageError> 
             acknowledged_by: actor(&r.acknowledged_by),
             cleared_by: actor(&r.cleared_by),
             closed_by: actor(&r.closed_by),
-            raised_at: iso(r.raised_at),
-            acknowledged_at: r.acknowledged_at.map(iso),
-            cleared_at: r.cleared_at.map(iso),
-            closed_at: r.closed_at.map(iso),
-            updated_at: iso(r.updated_at),
+            raised_at: iso_micros(r.raised_at),
+            acknowledged_at: r.acknowledged_at.map(iso_micros),
+            cleared_at: r.cleared_at.map(iso_micros),
+            closed_at: r.closed_at.map(iso_micros),
+            updated_at: iso_micros(r.updated_at),
             id: r.alarm_id,
             device_name: devices.get(&r.device_id).cloned().unwrap_or_else(|| r.device_id.clone()),
             device_id: r.device_id,

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 use utoipa::ToSchema;
+use wm_domain::iso_micros;
 use wm_storage::{
     Db, StorageError,
     query::{self, Bind, Conditions},
@@ -20,8 +21,6 @@ pub struct Slice {
     pub before: Option<i64>,
     pub max: i64,
 }
-
-pub(crate) use wm_domain::iso_micros as iso;
 
 async fn newest<T: query::Row>(db: &Db, table: &str, columns: &str, slice: &Slice) -> Result<Vec<T>, StorageError> {
     let mut conditions = Conditions::default();
@@ -85,7 +84,7 @@ pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, S
             meter_id: r.meter_id,
             mqtt_topic: r.mqtt_topic,
             action: r.action,
-            timestamp: iso(r.occurred_at),
+            timestamp: iso_micros(r.occurred_at),
         })
         .collect())
 }
@@ -128,7 +127,7 @@ pub async fn ble_activity(db: &Db, slice: &Slice) -> Result<Vec<Ble>, StorageErr
             gateway_id: r.gateway_id,
             meter_id: r.meter_id,
             rssi: r.rssi,
-            timestamp: iso(r.occurred_at),
+            timestamp: iso_micros(r.occurred_at),
         })
         .collect())
 }
@@ -153,7 +152,11 @@ pub async fn discoveries(db: &Db, slice: &Slice) -> Result<Vec<Discovery>, Stora
     let rows: Vec<DiscoveryRow> = newest(db, "discoveries", "device_name, ble_address, occurred_at", slice).await?;
     Ok(rows
         .into_iter()
-        .map(|r| Discovery { device_name: r.device_name, ble_address: r.ble_address, timestamp: iso(r.occurred_at) })
+        .map(|r| Discovery {
+            device_name: r.device_name,
+            ble_address: r.ble_address,
+            timestamp: iso_micros(r.occurred_at),
+        })
         .collect())
 }
 
@@ -180,7 +183,7 @@ pub async fn consumption(db: &Db, slice: &Slice) -> Result<Vec<Consumption>, Sto
     let litres = |ml: i64| ml as f64 / 1000.0;
     Ok(rows
         .into_iter()
-        .map(|r| Consumption { id: r.event_id, record: litres(r.record_ml), timestamp: iso(r.occurred_at) })
+        .map(|r| Consumption { id: r.event_id, record: litres(r.record_ml), timestamp: iso_micros(r.occurred_at) })
         .collect())
 }
 
@@ -222,8 +225,8 @@ pub async fn alerts(db: &Db, meter_id: &str, only_raised: bool) -> Result<Vec<Cr
         .map(|r| CriticalAlert {
             alert_type: r.alert_type,
             status: if r.raised { "raised" } else { "cleared" },
-            received_at: iso(r.received_at),
-            updated_at: iso(r.updated_at),
+            received_at: iso_micros(r.received_at),
+            updated_at: iso_micros(r.updated_at),
         })
         .collect())
 }

@@ -6,6 +6,7 @@
 use chrono::DateTime;
 use serde::Serialize;
 use utoipa::ToSchema;
+use wm_domain::iso_micros;
 use wm_proto::{Envelope, Payload};
 use wm_storage::{
     Db, StorageError, Tx, execute,
@@ -13,7 +14,6 @@ use wm_storage::{
     with_tx,
 };
 
-use super::reads::iso;
 use crate::domain::valve::{Status, ValveCommand};
 
 const COLUMNS: &str =
@@ -191,9 +191,9 @@ pub async fn timeline(db: &Db, meter_id: &str, max: i64) -> Result<Vec<Timeline>
     Ok(rows
         .into_iter()
         .map(|Named { command, issued_by_name }| Timeline {
-            issued_at: iso(command.issued_at),
-            sent_at: command.sent_at.map(iso),
-            settled_at: command.settled_at.map(iso),
+            issued_at: iso_micros(command.issued_at),
+            sent_at: command.sent_at.map(iso_micros),
+            settled_at: command.settled_at.map(iso_micros),
             issued_by_name,
             command,
         })
