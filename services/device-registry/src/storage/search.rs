@@ -17,6 +17,10 @@ use super::{
 const EARTH_RADIUS_M: f64 = 6_371_008.8;
 /// Metres per degree of latitude.
 const METRES_PER_DEGREE: f64 = 111_320.0;
+/// The order and page of a substring search: on what was found
+/// (`+registered_at` keeps the database from walking the whole
+/// `registered_at` index instead).
+const NEWEST_FIRST: &str = "ORDER BY +registered_at DESC LIMIT $2";
 
 /// How a search term and the stored search text are compared: upper case,
 /// without colons, so `aa:bb` finds `AABB` and the reverse.
@@ -25,37 +29,67 @@ pub fn normalize(s: &str) -> String {
 }
 
 /// Up to `cap` devices whose search text holds `needle` (normalized), newest
-/// first. On SQLite the trigram index (migration 3) finds the rows, through
-/// the term's rarest trigrams when they narrow enough ([`trigrams`]), each
-/// then checked for the whole term; on PostgreSQL, `pg_trgm`'s index. The
-/// sort is on what was found (`+registered_at` keeps SQLite from walking the
-/// whole `registered_at` index instead).
+/// first. A trigram index finds the rows (FTS5 `trigram` on SQLite,
+/// migration 3; `pg_trgm` on PostgreSQL), through the term's rarest
+/// trigrams when they narrow enough ([`trigrams`]), each row then checked
+/// for the whole term.
 pub async fn containing<T: Table>(db: &Db, needle: &str, cap: i64) -> Result<Vec<T>, StorageError> {
     let (columns, table) = (T::COLUMNS, T::TABLE);
-    let order = "ORDER BY +registered_at DESC LIMIT $2";
-    let indexed = |condition: &str| {
-        format!(
-            "SELECT {columns} FROM {table} WHERE rowid IN \
-             (SELECT rowid FROM {table}_search WHERE {table}_search MATCH $1){condition} {order}"
-        )
-    };
     // A term of three characters or more is a substring match for the
-    // trigram tokenizer; a shorter one has no trigram to look up.
-    let (sql, binds) = match db.backend() {
-        Backend::Sqlite if needle.chars().count() >= 3 => match trigrams::plan(db, table, needle).await? {
-            Plan::Rarest(query) => (
-                indexed(" AND instr(search_text, $3) > 0"),
-                vec![Bind::Text(query), Bind::Int(cap), Bind::Text(needle.to_owned())],
-            ),
-            Plan::Phrase(phrase) => (indexed(""), vec![Bind::Text(phrase), Bind::Int(cap)]),
-        },
-        _ => {
-            let pattern = format!("%{}%", needle.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
-            let sql = format!("SELECT {columns} FROM {table} WHERE search_text LIKE $1 ESCAPE '\\' {order}");
-            (sql, vec![Bind::Text(pattern), Bind::Int(cap)])
+    // trigram indexes; a shorter one has no trigram to look up.
+    if needle.chars().count() < 3 {
+        return like_whole(db, columns, table, needle, cap).await;
+    }
+    let (sql, binds) = match (db.backend(), trigrams::plan(db, table, needle).await?) {
+        (Backend::Sqlite, plan) => {
+            let (query, check) = match plan {
+                Plan::Rarest(grams) => {
+                    let all: Vec<String> = grams.iter().map(|g| fts_string(g)).collect();
+                    (all.join(" AND "), " AND instr(search_text, $3) > 0")
+                }
+                Plan::Whole => (fts_string(needle), ""),
+            };
+            let sql = format!(
+                "SELECT {columns} FROM {table} WHERE rowid IN \
+                 (SELECT rowid FROM {table}_search WHERE {table}_search MATCH $1){check} {NEWEST_FIRST}"
+            );
+            let mut binds = vec![Bind::Text(query), Bind::Int(cap)];
+            if !check.is_empty() {
+                binds.push(Bind::Text(needle.to_owned()));
+            }
+            (sql, binds)
         }
+        (Backend::Postgres, Plan::Rarest(grams)) => {
+            // One `LIKE` per trigram: pg_trgm reads those trigrams' posting
+            // lists only, not the term's common ones.
+            let likes: String = (0..grams.len()).map(|i| format!("search_text LIKE ${} AND ", i + 3)).collect();
+            let sql = format!("SELECT {columns} FROM {table} WHERE {likes}strpos(search_text, $1) > 0 {NEWEST_FIRST}");
+            let mut binds = vec![Bind::Text(needle.to_owned()), Bind::Int(cap)];
+            binds.extend(grams.into_iter().map(|g| Bind::Text(format!("%{g}%"))));
+            (sql, binds)
+        }
+        (Backend::Postgres, Plan::Whole) => return like_whole(db, columns, table, needle, cap).await,
     };
     fetch_all(db, sql, binds).await
+}
+
+/// The rows whose search text holds `needle`, by `LIKE`: through `pg_trgm`'s
+/// index on PostgreSQL, a scan on SQLite (a term too short for its index).
+async fn like_whole<T: Table>(
+    db: &Db,
+    columns: &str,
+    table: &str,
+    needle: &str,
+    cap: i64,
+) -> Result<Vec<T>, StorageError> {
+    let pattern = format!("%{}%", needle.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+    let sql = format!("SELECT {columns} FROM {table} WHERE search_text LIKE $1 ESCAPE '\\' {NEWEST_FIRST}");
+    fetch_all(db, sql, vec![Bind::Text(pattern), Bind::Int(cap)]).await
+}
+
+/// An FTS5 string: in double quotes, a quote doubled.
+fn fts_string(s: &str) -> String {
+    format!("\"{}\"", s.replace('"', "\"\""))
 }
 
 /// Up to `cap` devices in the box around `center` that holds every point

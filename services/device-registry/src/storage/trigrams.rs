@@ -1,18 +1,20 @@
-//! How SQLite's substring search reads the trigram index (docs/performance.md
-//! §3). A phrase query reads the whole posting list of every trigram of the
-//! term, and at a million meters the common ones (`000`, `SM0`) hold every
-//! row: ~10 ms of CPU a search. So the search asks the index for the three
-//! rarest trigrams only, whose rows together are a few hundred at most, and
-//! checks the substring on what they find (two left some 350 rows to check
-//! at a million meters, and took ten times longer). Which are rarest comes from the index's
-//! own counts (`fts5vocab`), which cost a full read of a posting list each:
-//! they are remembered for a while. The third is left out when it is in
-//! more rows than [`SELECTIVE_ENOUGH`]: the index's intersection walks its
-//! long posting list, and checking the few more rows the other two leave
-//! costs less (at a million meters, a partial serial's search took 0.9 ms
-//! with `001`'s 150,000 rows in the intersection and 0.4 ms without). They only choose the plan; the rows
-//! found are always checked against the whole term, so a stale count can
-//! make a search slower, never wrong.
+//! How the substring search reads a trigram index (docs/performance.md §3).
+//! Asked for the whole term, an index reads the whole posting list of every
+//! trigram of it, and at a million meters the common ones (`000`, `SM0`)
+//! hold every row: ~10 ms of CPU a search on SQLite, 100 ms and more on
+//! PostgreSQL. So the search asks the index for the term's rarest trigrams
+//! only, whose rows together are a few hundred at most, and checks the whole
+//! term on what they find: the rarest two always, and a third when it is in
+//! at most [`SELECTIVE_ENOUGH`] rows (two rare ones left some 350 rows to
+//! check at a million meters and took ten times longer than three; but with
+//! `001`'s 150,000 rows in the intersection a partial serial took 0.9 ms on
+//! SQLite, and 0.4 ms without it).
+//!
+//! Which are rarest: on SQLite, the index's own counts (`fts5vocab`); on
+//! PostgreSQL, where `pg_trgm` keeps none, a 1 % sample of the table. Both
+//! cost a read of their own, so they are remembered for a while. They only
+//! choose the plan; the rows found are always checked against the whole
+//! term, so a stale count can make a search slower, never wrong.
 
 use std::{
     collections::HashMap,
@@ -20,7 +22,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use wm_storage::{Db, StorageError, with_pool};
+use wm_storage::{Backend, Db, StorageError, with_pool};
 
 /// How long a count is trusted.
 const KEPT_FOR: Duration = Duration::from_secs(600);
@@ -30,15 +32,18 @@ const KEPT_AT_MOST: usize = 100_000;
 /// posting list; when even the rarest does, the phrase query, which reads
 /// every trigram's positions, is cheaper than checking each row.
 pub const SELECTIVE_ENOUGH: i64 = 20_000;
+/// Trigrams counted for a term at most, on PostgreSQL.
+const PG_CANDIDATES: usize = 16;
 
 /// What to ask the index for a term.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Plan {
-    /// The rows holding these trigrams (an FTS5 query), then the substring
-    /// checked on each.
-    Rarest(String),
-    /// The whole term as a phrase.
-    Phrase(String),
+    /// The rows holding these trigrams (substrings of the term), then the
+    /// whole term checked on each.
+    Rarest(Vec<String>),
+    /// The whole term, as the index takes it (a phrase on SQLite, `LIKE` on
+    /// PostgreSQL).
+    Whole,
 }
 
 type Counts = HashMap<(&'static str, String), (i64, Instant)>;
@@ -51,29 +56,32 @@ fn counts() -> &'static Mutex<Counts> {
 /// The plan for `needle` (normalized, three characters or more) in the
 /// trigram index of `table`.
 pub async fn plan(db: &Db, table: &'static str, needle: &str) -> Result<Plan, StorageError> {
-    let grams = trigrams(needle);
+    let grams = match db.backend() {
+        Backend::Sqlite => trigrams(needle),
+        Backend::Postgres => indexed_by_pg_trgm(needle),
+    };
     let mut rarity = Vec::with_capacity(grams.len());
     for gram in grams {
         rarity.push((rows_holding(db, table, &gram).await?, gram));
     }
-    Ok(choose(needle, rarity))
+    Ok(choose(rarity))
 }
 
 /// The plan, given how many rows hold each trigram.
-fn choose(needle: &str, mut rarity: Vec<(i64, String)>) -> Plan {
+fn choose(mut rarity: Vec<(i64, String)>) -> Plan {
     rarity.sort();
     match rarity.first() {
         Some((rows, _)) if *rows <= SELECTIVE_ENOUGH => {
             // The rarest two always: one alone can leave 20,000 rows to check.
             let third = rarity.get(2).filter(|(rows, _)| *rows <= SELECTIVE_ENOUGH);
-            let rarest: Vec<String> = rarity.iter().take(2).chain(third).map(|(_, gram)| quoted(gram)).collect();
-            Plan::Rarest(rarest.join(" AND "))
+            Plan::Rarest(rarity.iter().take(2).chain(third).map(|(_, gram)| gram.clone()).collect())
         }
-        _ => Plan::Phrase(quoted(needle)),
+        _ => Plan::Whole,
     }
 }
 
-/// The distinct trigrams of `needle`, as the index keeps them (lower case).
+/// The distinct trigrams of `needle`, as SQLite's index keeps them (lower
+/// case).
 fn trigrams(needle: &str) -> Vec<String> {
     let chars: Vec<char> = needle.to_lowercase().chars().collect();
     let mut grams: Vec<String> = chars.windows(3).map(|w| w.iter().collect()).collect();
@@ -82,9 +90,18 @@ fn trigrams(needle: &str) -> Vec<String> {
     grams
 }
 
-/// An FTS5 string: in double quotes, a quote doubled.
-fn quoted(s: &str) -> String {
-    format!("\"{}\"", s.replace('"', "\"\""))
+/// The distinct three-character substrings of `needle` that `pg_trgm`
+/// indexes as they are (letters and digits only: it splits words on
+/// anything else), in the term's case, since `LIKE` compares it; the first
+/// [`PG_CANDIDATES`] of them, each count costing a sample of the table.
+fn indexed_by_pg_trgm(needle: &str) -> Vec<String> {
+    let chars: Vec<char> = needle.chars().collect();
+    let mut grams: Vec<String> =
+        chars.windows(3).filter(|w| w.iter().all(char::is_ascii_alphanumeric)).map(|w| w.iter().collect()).collect();
+    grams.sort();
+    grams.dedup();
+    grams.truncate(PG_CANDIDATES);
+    grams
 }
 
 /// How many rows of `table` hold `gram`: remembered, or counted.
@@ -95,10 +112,25 @@ async fn rows_holding(db: &Db, table: &'static str, gram: &str) -> Result<i64, S
     {
         return Ok(*rows);
     }
-    let sql = format!("SELECT doc FROM {table}_search_vocab WHERE term = $1");
-    let rows: Option<(i64,)> = with_pool!(db, pool =>
-        sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(gram).fetch_optional(pool).await)?;
-    let rows = rows.map_or(0, |(n,)| n);
+    let rows = match db.backend() {
+        Backend::Sqlite => {
+            let sql = format!("SELECT doc FROM {table}_search_vocab WHERE term = $1");
+            let rows: Option<(i64,)> = with_pool!(db, pool =>
+                sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(gram).fetch_optional(pool).await)?;
+            rows.map_or(0, |(n,)| n)
+        }
+        Backend::Postgres => {
+            // pg_trgm keeps no count per trigram: a 1 % sample of the
+            // table's pages estimates it (a few milliseconds at a million
+            // rows; a small table's estimate is rough, and any plan is fast
+            // there).
+            let sql =
+                format!("SELECT count(*) * 100 FROM {table} TABLESAMPLE SYSTEM (1) WHERE strpos(search_text, $1) > 0");
+            let (rows,): (i64,) = with_pool!(db, pool =>
+                sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(gram).fetch_one(pool).await)?;
+            rows
+        }
+    };
     let mut kept = lock();
     if kept.len() >= KEPT_AT_MOST {
         kept.clear();
@@ -117,20 +149,30 @@ fn lock() -> std::sync::MutexGuard<'static, Counts> {
 mod tests {
     use super::*;
 
+    fn grams(list: &[&str]) -> Plan {
+        Plan::Rarest(list.iter().map(|g| (*g).to_owned()).collect())
+    }
+
     #[test]
     fn the_two_rarest_trigrams_are_asked_for_and_a_third_that_narrows_enough() {
         assert_eq!(trigrams("SM0001234"), ["000", "001", "012", "123", "234", "m00", "sm0"]);
         let counts = |pairs: &[(i64, &str)]| pairs.iter().map(|(n, g)| (*n, (*g).to_owned())).collect::<Vec<_>>();
         let common = counts(&[(1_000_000, "000"), (4_753, "234"), (152_838, "001"), (4_753, "123"), (18_816, "012")]);
-        assert_eq!(choose("SM0001234", common), Plan::Rarest("\"123\" AND \"234\" AND \"012\"".to_owned()));
+        assert_eq!(choose(common), grams(&["123", "234", "012"]));
         let third_common = counts(&[(1_000_000, "m00"), (4_755, "176"), (152_838, "001"), (4_736, "763")]);
-        let rarest_two = Plan::Rarest("\"763\" AND \"176\"".to_owned());
-        assert_eq!(choose("SM0017630", third_common), rarest_two, "a third only if it narrows enough");
+        assert_eq!(choose(third_common), grams(&["763", "176"]), "a third only if it narrows enough");
         let one_rare = counts(&[(1_000_000, "m00"), (4_755, "176"), (152_838, "001"), (SELECTIVE_ENOUGH + 1, "017")]);
-        let with_the_next = Plan::Rarest("\"176\" AND \"017\"".to_owned());
-        assert_eq!(choose("SM001763", one_rare), with_the_next, "the rarest two always");
+        assert_eq!(choose(one_rare), grams(&["176", "017"]), "the rarest two always");
         let unselective = counts(&[(1_000_000, "000"), (SELECTIVE_ENOUGH + 1, "001")]);
-        assert_eq!(choose("0001", unselective), Plan::Phrase("\"0001\"".to_owned()));
-        assert_eq!(choose("A\"B", counts(&[(0, "a\"b")])), Plan::Rarest("\"a\"\"b\"".to_owned()));
+        assert_eq!(choose(unselective), Plan::Whole);
+        assert_eq!(choose(Vec::new()), Plan::Whole, "no trigram the index takes");
+    }
+
+    #[test]
+    fn pg_trgm_is_asked_only_for_the_letters_and_digits_it_indexes_as_they_are() {
+        assert_eq!(indexed_by_pg_trgm("GTW-AB12"), ["AB1", "B12", "GTW"]);
+        assert!(indexed_by_pg_trgm("A-B-C").is_empty());
+        assert!(indexed_by_pg_trgm("ÉTÉ").is_empty(), "pg_trgm's words depend on the locale");
+        assert_eq!(indexed_by_pg_trgm(&"ABCDEFGHIJKLMNOPQRSTUVWXYZ".repeat(2)).len(), PG_CANDIDATES);
     }
 }
