@@ -196,6 +196,12 @@ pub async fn send_rows<T: Row>(
     }
 }
 
+/// `text` as a `LIKE` pattern (with `ESCAPE '\'`) that matches it
+/// literally: the backslash, `%` and `_` escaped.
+pub fn like_literal(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
+
 /// The single number `sql` selects.
 pub async fn fetch_count(db: &Db, sql: String, binds: Vec<Bind>) -> Result<i64, StorageError> {
     Ok(
@@ -216,5 +222,11 @@ mod tests {
         assert_eq!(c.where_clause(), " WHERE a < $1 AND b = TRUE AND c = $2");
         assert_eq!(c.bind(Bind::Int(20)), "$3");
         assert_eq!(c.into_binds(), vec![Bind::Int(5), Bind::Text("x".into()), Bind::Int(20)]);
+    }
+
+    #[test]
+    fn a_like_literal_escapes_what_like_would_read_as_wildcards() {
+        assert_eq!(like_literal(r"50%_a\b"), r"50\%\_a\\b");
+        assert_eq!(like_literal("SM001"), "SM001");
     }
 }

@@ -146,7 +146,7 @@ impl AuditFilter {
             });
         }
         if let Some(action) = &self.action {
-            let prefix = format!("{}.%", action.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+            let prefix = format!("{}.%", query::like_literal(action));
             let exact = c.bind(action.as_str().into());
             c.push(prefix.into(), |p| format!("(a.action = {exact} OR a.action LIKE {p} ESCAPE '\\')"));
         }

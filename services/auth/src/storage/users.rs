@@ -69,7 +69,7 @@ pub async fn list(db: &Db) -> Result<Vec<User>, StorageError> {
 /// username.
 pub async fn search(db: &Db, text: &str) -> Result<Vec<User>, StorageError> {
     let sql = format!("SELECT {COLUMNS} FROM users WHERE lower(username) LIKE $1 ESCAPE '\\' ORDER BY lower(username)");
-    let pattern = format!("%{}%", text.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+    let pattern = format!("%{}%", wm_storage::query::like_literal(&text.to_lowercase()));
     let rows: Vec<Row> =
         with_pool!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(pattern).fetch_all(pool).await)?;
     rows.into_iter().map(User::try_from).collect()

@@ -5,7 +5,7 @@
 use wm_domain::GpsCoordinates;
 use wm_storage::{
     Backend, Db, StorageError,
-    query::{Bind, fetch_all},
+    query::{Bind, fetch_all, like_literal},
 };
 
 use super::{
@@ -40,25 +40,19 @@ pub async fn containing<T: Table>(db: &Db, needle: &str, cap: i64) -> Result<Vec
     if needle.chars().count() < 3 {
         return like_whole(db, columns, table, needle, cap).await;
     }
+    let fts = |check: &str| {
+        format!(
+            "SELECT {columns} FROM {table} WHERE rowid IN \
+             (SELECT rowid FROM {table}_search WHERE {table}_search MATCH $1){check} {NEWEST_FIRST}"
+        )
+    };
     let (sql, binds) = match (db.backend(), trigrams::plan(db, table, needle).await?) {
-        (Backend::Sqlite, plan) => {
-            let (query, check) = match plan {
-                Plan::Rarest(grams) => {
-                    let all: Vec<String> = grams.iter().map(|g| fts_string(g)).collect();
-                    (all.join(" AND "), " AND instr(search_text, $3) > 0")
-                }
-                Plan::Whole => (fts_string(needle), ""),
-            };
-            let sql = format!(
-                "SELECT {columns} FROM {table} WHERE rowid IN \
-                 (SELECT rowid FROM {table}_search WHERE {table}_search MATCH $1){check} {NEWEST_FIRST}"
-            );
-            let mut binds = vec![Bind::Text(query), Bind::Int(cap)];
-            if !check.is_empty() {
-                binds.push(Bind::Text(needle.to_owned()));
-            }
-            (sql, binds)
+        (Backend::Sqlite, Plan::Rarest(grams)) => {
+            let all: Vec<String> = grams.iter().map(|g| fts_string(g)).collect();
+            let binds = vec![Bind::Text(all.join(" AND ")), Bind::Int(cap), Bind::Text(needle.to_owned())];
+            (fts(" AND instr(search_text, $3) > 0"), binds)
         }
+        (Backend::Sqlite, Plan::Whole) => (fts(""), vec![Bind::Text(fts_string(needle)), Bind::Int(cap)]),
         (Backend::Postgres, Plan::Rarest(grams)) => {
             // One `LIKE` per trigram: pg_trgm reads those trigrams' posting
             // lists only, not the term's common ones.
@@ -82,7 +76,7 @@ async fn like_whole<T: Table>(
     needle: &str,
     cap: i64,
 ) -> Result<Vec<T>, StorageError> {
-    let pattern = format!("%{}%", needle.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+    let pattern = format!("%{}%", like_literal(needle));
     let sql = format!("SELECT {columns} FROM {table} WHERE search_text LIKE $1 ESCAPE '\\' {NEWEST_FIRST}");
     fetch_all(db, sql, vec![Bind::Text(pattern), Bind::Int(cap)]).await
 }

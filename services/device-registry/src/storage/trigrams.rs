@@ -83,11 +83,7 @@ fn choose(mut rarity: Vec<(i64, String)>) -> Plan {
 /// The distinct trigrams of `needle`, as SQLite's index keeps them (lower
 /// case).
 fn trigrams(needle: &str) -> Vec<String> {
-    let chars: Vec<char> = needle.to_lowercase().chars().collect();
-    let mut grams: Vec<String> = chars.windows(3).map(|w| w.iter().collect()).collect();
-    grams.sort();
-    grams.dedup();
-    grams
+    distinct_windows(&needle.to_lowercase(), |_| true)
 }
 
 /// The distinct three-character substrings of `needle` that `pg_trgm`
@@ -95,12 +91,17 @@ fn trigrams(needle: &str) -> Vec<String> {
 /// anything else), in the term's case, since `LIKE` compares it; the first
 /// [`PG_CANDIDATES`] of them, each count costing a sample of the table.
 fn indexed_by_pg_trgm(needle: &str) -> Vec<String> {
-    let chars: Vec<char> = needle.chars().collect();
-    let mut grams: Vec<String> =
-        chars.windows(3).filter(|w| w.iter().all(char::is_ascii_alphanumeric)).map(|w| w.iter().collect()).collect();
+    let mut grams = distinct_windows(needle, |w| w.iter().all(char::is_ascii_alphanumeric));
+    grams.truncate(PG_CANDIDATES);
+    grams
+}
+
+/// The distinct three-character windows of `text` that `keep` accepts, sorted.
+fn distinct_windows(text: &str, keep: impl Fn(&[char]) -> bool) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut grams: Vec<String> = chars.windows(3).filter(|w| keep(w)).map(|w| w.iter().collect()).collect();
     grams.sort();
     grams.dedup();
-    grams.truncate(PG_CANDIDATES);
     grams
 }
 

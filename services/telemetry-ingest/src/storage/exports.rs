@@ -42,7 +42,7 @@ pub async fn meter_index(
     let mut c = Conditions::default();
     let (day, hour) = (c.bind(Bind::Int(at.day_us)), c.bind(Bind::Int(at.hour_us)));
     if let Some(text) = &filter.text {
-        let like = format!("%{}%", text.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+        let like = format!("%{}%", query::like_literal(&text.to_lowercase()));
         c.push(like.into(), |p| {
             format!("(lower(m.serial_number) LIKE {p} ESCAPE '\\' OR lower(m.device_name) LIKE {p} ESCAPE '\\')")
         });
