@@ -6,9 +6,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { server } from '../testing/msw-server.ts';
 import { shellHandlers } from '../testing/shell-handlers.ts';
+import { testStore } from '../testing/stores.ts';
 import { fakeToken, signedInSession } from '../testing/tokens.ts';
 import { App } from './app.tsx';
-import { createStore } from './store.ts';
 
 function storeSession(session: Record<string, string>) {
   for (const [key, value] of Object.entries(session)) localStorage.setItem(key, value);
@@ -28,7 +28,7 @@ describe('App', () => {
         return new HttpResponse(null, { status: 204 });
       }),
     );
-    render(<App store={createStore()} />);
+    render(<App store={testStore()} />);
 
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/login');
@@ -39,7 +39,7 @@ describe('App', () => {
     const fresh = fakeToken(900);
     storeSession(signedInSession(fakeToken(-10)));
     server.use(http.post('/api/auth/refresh', () => HttpResponse.json({ accessToken: fresh })), ...shellHandlers());
-    render(<App store={createStore()} />);
+    render(<App store={testStore()} />);
 
     expect(await screen.findByText('© 2025 w-meter. All rights reserved.')).toBeInTheDocument();
     expect(screen.getByTestId('username')).toHaveTextContent('alice');
@@ -58,7 +58,7 @@ describe('App', () => {
       }),
       ...shellHandlers(),
     );
-    render(<App store={createStore()} />);
+    render(<App store={testStore()} />);
     const user = userEvent.setup();
 
     await user.type(await screen.findByLabelText('Username'), '  alice ');
@@ -80,7 +80,7 @@ describe('App', () => {
     storeSession(signedInSession());
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     server.use(http.post('/api/auth/logout', () => HttpResponse.json({}, { status: 500 })), ...shellHandlers());
-    render(<App store={createStore()} />);
+    render(<App store={testStore()} />);
     const user = userEvent.setup();
 
     await user.click(await screen.findByRole('button', { name: 'Logout' }));
@@ -92,7 +92,7 @@ describe('App', () => {
   it('shows the uptime as hours, minutes and seconds', async () => {
     storeSession(signedInSession());
     server.use(...shellHandlers());
-    render(<App store={createStore()} />);
+    render(<App store={testStore()} />);
     expect(await screen.findByTestId('uptime')).toHaveTextContent('Uptime: 1h 2m 5s');
   });
 
@@ -100,7 +100,7 @@ describe('App', () => {
     storeSession(signedInSession());
     window.history.replaceState(null, '', '/no-such-screen');
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    render(<App store={createStore()} />);
+    render(<App store={testStore()} />);
     expect(await screen.findByText('Unexpected Application Error!')).toBeInTheDocument();
   });
 });

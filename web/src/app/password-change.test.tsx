@@ -9,9 +9,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { server } from '../testing/msw-server.ts';
 import { shellHandlers } from '../testing/shell-handlers.ts';
+import { testStore } from '../testing/stores.ts';
 import { fakeToken, signedInSession } from '../testing/tokens.ts';
 import { App } from './app.tsx';
-import { createStore } from './store.ts';
 
 const SESSION = signedInSession();
 const REFUSAL = { code: 'password_change_required', message: 'Change your password before you go on' };
@@ -62,7 +62,7 @@ describe('a one-time password', () => {
   it('sends the user to the password change on the first 403 password_change_required, then to the overview', async () => {
     storeSession(SESSION);
     const changes = serveOneTimePassword({ meSays: false });
-    render(<App store={createStore()} />);
+    render(<App store={testStore()} />);
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Change your password' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/change-password');
@@ -80,7 +80,7 @@ describe('a one-time password', () => {
   it('sends the user there when /api/auth/me says the password must be changed', async () => {
     storeSession(SESSION);
     serveOneTimePassword({ meSays: true });
-    render(<App store={createStore()} />);
+    render(<App store={testStore()} />);
     expect(await screen.findByRole('heading', { level: 1, name: 'Change your password' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/change-password');
   });
@@ -95,7 +95,7 @@ describe('a one-time password', () => {
         HttpResponse.json({ accessToken: fakeToken(900, { role: 'operator', chg: true }), role: 'operator', userId: 'u2' }),
       ),
     );
-    render(<App store={createStore()} />);
+    render(<App store={testStore()} />);
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Username'), 'olivia');
     await user.type(screen.getByLabelText('Password'), 'Xq7-one-time-42');

@@ -1,8 +1,8 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import { createStore } from '../app/store.ts';
 import { server } from '../testing/msw-server.ts';
+import { testStore } from '../testing/stores.ts';
 import { fakeToken, signedInSession } from '../testing/tokens.ts';
 import { api, isCancelled, REFRESH_HEADER } from './api.ts';
 import { selectMustChangePassword } from './session.ts';
@@ -42,7 +42,7 @@ describe('baseQueryWithReauth', () => {
           : HttpResponse.json({ code: 'unauthorized', message: 'expired' }, { status: 401 });
       }),
     );
-    const store = createStore({ session: signedInSession(stale) });
+    const store = testStore({ session: signedInSession(stale) });
 
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, n) => store.dispatch(probeApi.endpoints.probe.initiate(n))),
@@ -60,7 +60,7 @@ describe('baseQueryWithReauth', () => {
       http.post('/api/auth/refresh', () => HttpResponse.json({ code: 'unauthorized' }, { status: 401 })),
       protectedProbe(),
     );
-    const store = createStore({ session: signedInSession(stale) });
+    const store = testStore({ session: signedInSession(stale) });
     localStorage.setItem('token', stale);
 
     const result = await store.dispatch(probeApi.endpoints.probe.initiate(1));
@@ -80,7 +80,7 @@ describe('baseQueryWithReauth', () => {
           : HttpResponse.json({ code: 'unauthorized', message: 'The access token was revoked; refresh it' }, { status: 401 }),
       ),
     );
-    const store = createStore({ session: signedInSession(fakeToken(900, { role: 'admin' })) });
+    const store = testStore({ session: signedInSession(fakeToken(900, { role: 'admin' })) });
 
     const result = await store.dispatch(probeApi.endpoints.probe.initiate(7));
 
@@ -91,7 +91,7 @@ describe('baseQueryWithReauth', () => {
 
   it('keeps the role when the refreshed token names none', async () => {
     server.use(http.post('/api/auth/refresh', () => HttpResponse.json({ accessToken: fresh })), protectedProbe());
-    const store = createStore({ session: signedInSession(stale) });
+    const store = testStore({ session: signedInSession(stale) });
     await store.dispatch(probeApi.endpoints.probe.initiate(1));
     expect(store.getState().session.role).toBe('admin');
   });
@@ -102,7 +102,7 @@ describe('baseQueryWithReauth', () => {
         HttpResponse.json({ code: 'password_change_required', message: 'Change your password before you go on' }, { status: 403 }),
       ),
     );
-    const store = createStore({ session: signedInSession() });
+    const store = testStore({ session: signedInSession() });
     expect(selectMustChangePassword(store.getState())).toBe(false);
 
     await store.dispatch(probeApi.endpoints.probe.initiate(1));
@@ -126,7 +126,7 @@ describe('baseQueryWithReauth', () => {
         }),
       }),
     });
-    const store = createStore({ session: signedInSession(stale) });
+    const store = testStore({ session: signedInSession(stale) });
 
     const result = await store.dispatch(loginApi.endpoints.probeLogin.initiate(undefined));
 

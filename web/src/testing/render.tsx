@@ -4,7 +4,8 @@ import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 
 import { AppProviders } from '../app/providers.tsx';
-import { createStore, type RootState } from '../app/store.ts';
+import type { RootState } from '../app/store.ts';
+import { testStore } from './stores.ts';
 import { signedInSession } from './tokens.ts';
 
 interface Options {
@@ -28,7 +29,7 @@ export function renderWithProviders(ui: ReactElement, options: Options = {}) {
   const session = signedIn
     ? signedInSession()
     : { token: null, role: null, username: null, userId: null };
-  const store = createStore({ session, ...options.preloadedState });
+  const store = testStore({ session, ...options.preloadedState });
   const result = render(
     <AppProviders store={store}>
       <MemoryRouter initialEntries={[route]}>

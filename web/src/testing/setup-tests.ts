@@ -3,7 +3,10 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 import { initI18n } from '../lib/i18n.ts';
+import { keepStylesOutOfDocument } from './emotion-styles.ts';
 import { server } from './msw-server.ts';
+import { preloadLazyModules } from './preload-lazy.ts';
+import { releaseStores } from './stores.ts';
 
 initI18n();
 
@@ -12,6 +15,9 @@ initI18n();
 // appear (three such waits failed there); what is awaited stays the same.
 configure({ asyncUtilTimeout: 5_000 });
 
+keepStylesOutOfDocument();
+preloadLazyModules();
+
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
 });
@@ -19,6 +25,7 @@ beforeAll(() => {
 // Vitest globals are off, so Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();
+  releaseStores();
   server.resetHandlers();
   localStorage.clear();
 });

@@ -2,11 +2,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 
-import { preloadDataGrid } from '../../testing/preload-data-grid.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
 import { DataTable } from './data-table.tsx';
 
-preloadDataGrid();
 
 interface Row {
   id: string;

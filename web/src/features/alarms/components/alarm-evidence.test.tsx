@@ -7,7 +7,6 @@ import { applyLanguage } from '../../../lib/i18n.ts';
 import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { nth } from '../../../testing/nth.ts';
-import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { METER_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import type { Alarm } from '../api/alarm-types.ts';
@@ -15,7 +14,6 @@ import { alarm, ALARM_ID, detail } from '../testing/alarm-fixtures.ts';
 import { AlarmPanel } from './alarm-panel.tsx';
 import { DeviceAlarms } from './device-alarms.tsx';
 
-preloadDataGrid();
 
 /** Long ago, so that the dashboard shows the date: `dd-mm-yy, hh:mm`. */
 const at = (day: number, hour: number) => new Date(2025, 10, day, hour).toISOString();

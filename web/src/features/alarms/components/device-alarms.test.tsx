@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { applyLanguage } from '../../../lib/i18n.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { nth } from '../../../testing/nth.ts';
-import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { GATEWAY_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { serveGateway } from '../../gateways/testing/gateway-fixtures.ts';
@@ -15,7 +14,6 @@ import { alarm } from '../testing/alarm-fixtures.ts';
 import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 import { AlarmCountButton } from './alarm-count-button.tsx';
 
-preloadDataGrid();
 
 describe("a device's alarms on its page", () => {
   it('lists them with their lifecycle state, and opens one on the Alarms screen', async () => {

@@ -4,8 +4,8 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { AppProviders } from '../../../app/providers.tsx';
-import { createStore } from '../../../app/store.ts';
 import { server } from '../../../testing/msw-server.ts';
+import { testStore } from '../../../testing/stores.ts';
 import { signedInSession } from '../../../testing/tokens.ts';
 import type { Preferences } from '../api/auth-api.ts';
 import { useLanguageSwitch } from './use-language-switch.ts';
@@ -29,7 +29,7 @@ function serve(preferences: Preferences, answer = (body: Preferences): Response 
 
 /** A page load of the signed-in app: a fresh store, as after a reload. */
 function load<T>(hook: () => T) {
-  const store = createStore({ session: signedInSession() });
+  const store = testStore({ session: signedInSession() });
   const wrapper = ({ children }: { children: ReactNode }) => <AppProviders store={store}>{children}</AppProviders>;
   return renderHook(hook, { wrapper });
 }

@@ -6,7 +6,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { server } from '../../../testing/msw-server.ts';
 import { catchDownloads } from '../../../testing/downloads.ts';
 import { nth } from '../../../testing/nth.ts';
-import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { GATEWAY_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { signedInSession } from '../../../testing/tokens.ts';
@@ -231,7 +230,6 @@ describe("a gateway's MQTT credentials", () => {
 });
 
 describe('the MQTT credentials on the gateway page', () => {
-  preloadDataGrid();
 
   const open = (role: string) =>
     renderWithProviders(<GatewayDetailPage />, { route: `/gateways/${GATEWAY_ID}`, path: '/gateways/:gatewayId', ...as(role) });

@@ -2,7 +2,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
-import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { gateway, GATEWAY_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { activity, serveGateway } from '../testing/gateway-fixtures.ts';
@@ -12,7 +11,6 @@ const open = () => renderWithProviders(<GatewayDetailPage />, { route: `/gateway
 const METER = '6b031854dbdeac91e41b6336';
 
 describe('gateway detail telemetry', () => {
-  preloadDataGrid();
 
   it('colours RSSI by strength and opens the meter of a BLE row', async () => {
     serveGateway(gateway(), {

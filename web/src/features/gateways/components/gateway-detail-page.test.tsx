@@ -4,7 +4,6 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
-import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { gateway, GATEWAY_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { gatewaysApi } from '../api/gateways-api.ts';
@@ -20,7 +19,6 @@ function field(label: string) {
 }
 
 describe('GatewayDetailPage', () => {
-  preloadDataGrid();
 
   it('shows every field of a gateway found by id', async () => {
     serveGateway(gateway({ lastseen: null, isOnline: false, registeredAt: '2025-01-05T10:00:00Z' }));

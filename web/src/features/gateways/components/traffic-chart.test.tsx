@@ -5,7 +5,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { giveChartsWidth } from '../../../testing/chart-width.ts';
 import { server } from '../../../testing/msw-server.ts';
-import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { GATEWAY_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import type { Traffic } from '../api/traffic-api.ts';
@@ -96,7 +95,6 @@ describe("a gateway's traffic chart", () => {
 });
 
 describe('the gateway page', () => {
-  preloadDataGrid();
 
   it('shows the traffic chart beside the activity', async () => {
     serveGateway();

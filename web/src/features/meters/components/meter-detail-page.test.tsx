@@ -2,11 +2,15 @@ import { screen, within } from '@testing-library/react';
 import { delay, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
+import { keepStylesInDocument } from '../../../testing/emotion-styles.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { GATEWAY_ID, meter, METER_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { detailHandlers, json } from '../testing/fixtures.ts';
 import MeterDetailPage from './meter-detail-page.tsx';
+
+// The spec's colours and weights are checked as computed styles.
+keepStylesInDocument();
 
 const PATH = '/water-meters/:meterId';
 const open = (param: string) => renderWithProviders(<MeterDetailPage />, { route: `/water-meters/${param}`, path: PATH });

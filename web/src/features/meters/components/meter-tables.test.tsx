@@ -4,7 +4,6 @@ import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
-import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { GATEWAY_ID, meter, METER_ID } from '../../../testing/records.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { detailHandlers, json } from '../testing/fixtures.ts';
@@ -12,7 +11,6 @@ import MeterDetailPage from './meter-detail-page.tsx';
 
 const open = () => renderWithProviders(<MeterDetailPage />, { route: `/water-meters/${METER_ID}`, path: '/water-meters/:meterId' });
 
-preloadDataGrid();
 
 const at = (second: number) => new Date(Date.UTC(2026, 10, 20, 12, 0, second)).toISOString();
 

@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { nth } from '../../../testing/nth.ts';
 import { meter, METER_ID } from '../../../testing/records.ts';
@@ -13,7 +12,6 @@ import type { ValveCommandStep } from '../api/valve-commands-api.ts';
 import { detailHandlers } from '../testing/fixtures.ts';
 import MeterDetailPage from './meter-detail-page.tsx';
 
-preloadDataGrid();
 
 function command(overrides: Partial<ValveCommandStep> = {}): ValveCommandStep {
   return {

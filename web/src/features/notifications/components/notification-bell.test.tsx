@@ -6,12 +6,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppStore } from '../../../app/store.ts';
 import { api } from '../../../lib/api.ts';
 import type { Notification } from '../../../lib/types.ts';
+import { keepStylesInDocument } from '../../../testing/emotion-styles.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { signedInSession } from '../../../testing/tokens.ts';
 import { notificationStream } from '../testing/stream-handler.ts';
 import { LiveIndicator } from './live-indicator.tsx';
 import { NotificationBell } from './notification-bell.tsx';
+
+// The spec's colours and weights are checked as computed styles.
+keepStylesInDocument();
 
 const USER_ID = signedInSession().userId;
 

@@ -5,7 +5,6 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 import { server } from '../../../testing/msw-server.ts';
-import { preloadDataGrid } from '../../../testing/preload-data-grid.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import OverviewPage from './overview-page.tsx';
 
@@ -58,7 +57,6 @@ function serve(counts = COUNTS, rows: unknown[] = activity) {
 }
 
 describe('OverviewPage', () => {
-  preloadDataGrid();
 
   it('shows healthy counts with their share, and lost and critical counts', async () => {
     serve();
