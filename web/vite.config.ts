@@ -3,11 +3,12 @@ import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig } from 'vitest/config';
 
 // Unit test files that need the app's modules as a page load finds them: the
-// i18n test checks French is not loaded until chosen; two check computed
-// styles, which need Emotion's rules in the document from the first render
-// (src/testing/emotion-styles.ts).
+// i18n test checks French is not loaded until chosen; three check what is
+// visible or a computed style, which needs Emotion's rules in the document
+// from the first render (src/testing/emotion-styles.ts).
 const ISOLATED = [
   'src/lib/i18n.test.tsx',
+  'src/features/alarm-rules/components/alarm-rules-page.test.tsx',
   'src/features/meters/components/meter-detail-page.test.tsx',
   'src/features/notifications/components/notification-bell.test.tsx',
 ];

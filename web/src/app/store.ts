@@ -1,6 +1,5 @@
 // `createStore()` builds a fresh store; the app makes one and every test its own.
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
-import { setupListeners } from '@reduxjs/toolkit/query';
 
 import { api } from '../lib/api.ts';
 import { sessionSlice } from '../lib/session.ts';
@@ -10,13 +9,11 @@ const rootReducer = combineSlices(sessionSlice, api);
 export type RootState = ReturnType<typeof rootReducer>;
 
 export function createStore(preloadedState?: Partial<RootState>) {
-  const store = configureStore({
+  return configureStore({
     reducer: rootReducer,
     middleware: (getDefault) => getDefault().concat(api.middleware),
     ...(preloadedState ? { preloadedState } : {}),
   });
-  setupListeners(store.dispatch);
-  return store;
 }
 
 export type AppStore = ReturnType<typeof createStore>;

@@ -4,14 +4,19 @@
 // for inherited properties) each time a role query or the data grid asks
 // for a computed style, and Emotion adds a tag per rule: that was a quarter
 // of the unit tests' CPU time, growing with each test of a file. Without
-// them a test still meets what a user does: text, roles, names, and the
-// inline styles MUI's transitions hide and show with.
+// them a test still meets text, roles and names, but not what a class
+// hides (a closed Collapse is `visibility: hidden` by its class), so a file
+// that checks what is visible or a computed style keeps them, and is listed
+// as ISOLATED in vite.config.ts: its Emotion cache must start empty.
 
 let inDocument = false;
 let detached: HTMLElement | null = null;
 
 /** For a test file that checks a computed style: call at its top level. */
 export function keepStylesInDocument() {
+  if (detached?.hasChildNodes()) {
+    throw new Error('Emotion has already styled a component out of the document: list this file as ISOLATED');
+  }
   inDocument = true;
 }
 

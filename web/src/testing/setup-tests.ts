@@ -28,6 +28,7 @@ afterEach(() => {
   releaseStores();
   server.resetHandlers();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 afterAll(() => {

@@ -5,7 +5,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../testing/render.tsx';
 import { DataTable } from './data-table.tsx';
 
-
 interface Row {
   id: string;
   name: string;

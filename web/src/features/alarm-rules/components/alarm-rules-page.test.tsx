@@ -4,11 +4,15 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 
 import { NavList } from '../../../app/shell/nav-list.tsx';
+import { keepStylesInDocument } from '../../../testing/emotion-styles.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { signedInSession } from '../../../testing/tokens.ts';
 import { rule, serveRules, WEBHOOK_RULE } from '../testing/rule-fixtures.ts';
 import AlarmRulesPage from './alarm-rules-page.tsx';
+
+// The webhook help is checked hidden, then shown: a Collapse hides by its class.
+keepStylesInDocument();
 
 const EMAIL_RULE = rule();
 
@@ -50,6 +54,7 @@ describe('the Alarm rules screen', () => {
     expect(await screen.findByText('No alarm rule yet')).toBeInTheDocument();
     const toggle = screen.getByRole('button', { name: 'How to verify a webhook' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByText('X-WMeter-Delivery')).not.toBeVisible();
 
     await userEvent.click(toggle);
 

@@ -14,7 +14,6 @@ import { alarm, ALARM_ID, detail } from '../testing/alarm-fixtures.ts';
 import { AlarmPanel } from './alarm-panel.tsx';
 import { DeviceAlarms } from './device-alarms.tsx';
 
-
 /** Long ago, so that the dashboard shows the date: `dd-mm-yy, hh:mm`. */
 const at = (day: number, hour: number) => new Date(2025, 10, day, hour).toISOString();
 const shown = (iso: string) => {

@@ -14,7 +14,6 @@ import { alarm } from '../testing/alarm-fixtures.ts';
 import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 import { AlarmCountButton } from './alarm-count-button.tsx';
 
-
 describe("a device's alarms on its page", () => {
   it('lists them with their lifecycle state, and opens one on the Alarms screen', async () => {
     const lists: URL[] = [];

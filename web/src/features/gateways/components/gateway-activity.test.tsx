@@ -11,7 +11,6 @@ const open = () => renderWithProviders(<GatewayDetailPage />, { route: `/gateway
 const METER = '6b031854dbdeac91e41b6336';
 
 describe('gateway detail telemetry', () => {
-
   it('colours RSSI by strength and opens the meter of a BLE row', async () => {
     serveGateway(gateway(), {
       ble: [

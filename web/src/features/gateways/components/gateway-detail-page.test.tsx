@@ -19,7 +19,6 @@ function field(label: string) {
 }
 
 describe('GatewayDetailPage', () => {
-
   it('shows every field of a gateway found by id', async () => {
     serveGateway(gateway({ lastseen: null, isOnline: false, registeredAt: '2025-01-05T10:00:00Z' }));
     open(GATEWAY_ID);

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { giveChartsWidth } from '../../../testing/chart-width.ts';
 import { server } from '../../../testing/msw-server.ts';
@@ -44,9 +44,6 @@ function serve(answer: Traffic) {
 
 describe("a gateway's traffic chart", () => {
   // The bars are a lazy chunk; its first import can outlast findBy's timeout.
-  beforeAll(async () => {
-    await import('./traffic-bars.tsx');
-  });
   giveChartsWidth(600);
 
   it("asks the gateway's last 30 days and draws its uplinks and meters heard per day", async () => {
@@ -95,7 +92,6 @@ describe("a gateway's traffic chart", () => {
 });
 
 describe('the gateway page', () => {
-
   it('shows the traffic chart beside the activity', async () => {
     serveGateway();
     renderWithProviders(<GatewayDetailPage />, { route: `/gateways/${GATEWAY_ID}`, path: '/gateways/:gatewayId' });

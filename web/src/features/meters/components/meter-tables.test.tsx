@@ -11,7 +11,6 @@ import MeterDetailPage from './meter-detail-page.tsx';
 
 const open = () => renderWithProviders(<MeterDetailPage />, { route: `/water-meters/${METER_ID}`, path: '/water-meters/:meterId' });
 
-
 const at = (second: number) => new Date(Date.UTC(2026, 10, 20, 12, 0, second)).toISOString();
 
 const findGrid = (name: string) => screen.findByRole('grid', { name });

@@ -12,7 +12,6 @@ import type { ValveCommandStep } from '../api/valve-commands-api.ts';
 import { detailHandlers } from '../testing/fixtures.ts';
 import MeterDetailPage from './meter-detail-page.tsx';
 
-
 function command(overrides: Partial<ValveCommandStep> = {}): ValveCommandStep {
   return {
     commandId: 'c'.repeat(24),

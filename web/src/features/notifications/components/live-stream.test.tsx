@@ -1,5 +1,5 @@
 // The bell and the indicator fed by the real event stream (MSW streams it).
-import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,11 +33,8 @@ const note = (seq: number): Notification => ({
 
 let store: AppStore | null = null;
 
+// setup-tests.ts unmounts and releases the store, which closes its stream.
 afterEach(() => {
-  // Unmount first, or the mounted hooks would subscribe again; then removing
-  // the cache entry closes its stream.
-  cleanup();
-  store?.dispatch(api.util.resetApiState());
   store = null;
 });
 

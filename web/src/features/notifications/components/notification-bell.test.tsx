@@ -1,10 +1,8 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { AppStore } from '../../../app/store.ts';
-import { api } from '../../../lib/api.ts';
 import type { Notification } from '../../../lib/types.ts';
 import { keepStylesInDocument } from '../../../testing/emotion-styles.ts';
 import { server } from '../../../testing/msw-server.ts';
@@ -31,16 +29,6 @@ const note = (seq: number, extra: Partial<Notification> = {}): Notification => (
   ...extra,
 });
 
-let store: AppStore | null = null;
-
-afterEach(() => {
-  // Unmount first, or the mounted hooks would subscribe again; then removing
-  // the cache entry closes its stream.
-  cleanup();
-  store?.dispatch(api.util.resetApiState());
-  store = null;
-});
-
 function serve(list: Notification[], stream = notificationStream()) {
   server.use(
     http.get(`/api/notifications/${USER_ID}`, () => HttpResponse.json(list)),
@@ -56,7 +44,6 @@ function renderBell() {
       <NotificationBell />
     </>,
   );
-  store = rendered.store;
   return { ...rendered, user: userEvent.setup() };
 }
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { Series } from '../../../lib/rollups-api.ts';
 import { giveChartsWidth } from '../../../testing/chart-width.ts';
@@ -50,9 +50,6 @@ const TITLE = 'Network consumption, last 30 days';
 
 describe("the overview's network consumption", () => {
   // The bars are a lazy chunk; its first import can outlast findBy's timeout.
-  beforeAll(async () => {
-    await import('../../../components/consumption-bars.tsx');
-  });
   giveChartsWidth(600);
 
   it("asks the network's last 30 days by day, draws a bar per day in m³ and names the total", async () => {

@@ -57,7 +57,6 @@ function serve(counts = COUNTS, rows: unknown[] = activity) {
 }
 
 describe('OverviewPage', () => {
-
   it('shows healthy counts with their share, and lost and critical counts', async () => {
     serve();
     renderWithProviders(<OverviewPage />);
