@@ -60,8 +60,7 @@ pub async fn plan(db: &Db, table: &'static str, needle: &str) -> Result<Plan, St
         Backend::Sqlite => trigrams(needle),
         Backend::Postgres => indexed_by_pg_trgm(needle),
     };
-    let counted = rows_holding(db, table, &grams).await?;
-    Ok(choose(grams.into_iter().map(|gram| (counted.get(&gram).copied().unwrap_or(0), gram)).collect()))
+    Ok(choose(rows_holding(db, table, grams).await?))
 }
 
 /// The plan, given how many rows hold each trigram.
@@ -103,20 +102,17 @@ fn distinct_windows(text: &str, keep: impl Fn(&[char]) -> bool) -> Vec<String> {
     grams
 }
 
-/// How many rows of `table` hold each of `grams`: remembered, or counted
-/// (a trigram no row holds may be missing from the answer).
-async fn rows_holding(db: &Db, table: &'static str, grams: &[String]) -> Result<HashMap<String, i64>, StorageError> {
-    let mut known = HashMap::with_capacity(grams.len());
+/// How many rows of `table` hold each of `grams`, remembered or counted,
+/// beside it.
+async fn rows_holding(db: &Db, table: &'static str, grams: Vec<String>) -> Result<Vec<(i64, String)>, StorageError> {
+    let mut known = Vec::with_capacity(grams.len());
     let mut unknown = Vec::new();
     {
         let kept = lock();
         for gram in grams {
-            if let Some((rows, at)) = kept.get(&(table, gram.clone()))
-                && at.elapsed() < KEPT_FOR
-            {
-                known.insert(gram.clone(), *rows);
-            } else {
-                unknown.push(gram.clone());
+            match kept.get(&(table, gram.clone())) {
+                Some((rows, at)) if at.elapsed() < KEPT_FOR => known.push((*rows, gram)),
+                _ => unknown.push(gram),
             }
         }
     }
@@ -132,12 +128,13 @@ async fn rows_holding(db: &Db, table: &'static str, grams: &[String]) -> Result<
     for gram in unknown {
         let rows = counted.get(&gram).copied().unwrap_or(0);
         kept.insert((table, gram.clone()), (rows, now));
-        known.insert(gram, rows);
+        known.push((rows, gram));
     }
     Ok(known)
 }
 
-/// How many rows of `table` hold each of `grams`, read now.
+/// How many rows of `table` hold each of `grams`, read now (a trigram no row
+/// holds may be missing from the answer).
 async fn counted_now(db: &Db, table: &str, grams: &[String]) -> Result<Vec<(String, i64)>, StorageError> {
     Ok(match db {
         Db::Sqlite(pool) => {
