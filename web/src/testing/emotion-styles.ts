@@ -26,10 +26,11 @@ export function keepStylesOutOfDocument() {
   if (detached) return;
   const sink = (detached = document.createElement('div'));
   const head = document.head;
-  const insertIntoHead = head.insertBefore.bind(head);
   head.insertBefore = <T extends Node>(node: T, child: Node | null): T => {
     const emotion = node instanceof HTMLStyleElement && node.hasAttribute('data-emotion');
     const parent = emotion && !inDocument ? sink : head;
-    return parent === head ? insertIntoHead(node, child?.parentNode === head ? child : null) : sink.insertBefore(node, child?.parentNode === sink ? child : null);
+    // Emotion inserts each tag before its last one's next sibling, which may
+    // sit in the other parent: then at the end.
+    return Node.prototype.insertBefore.call(parent, node, child?.parentNode === parent ? child : null) as T;
   };
 }
