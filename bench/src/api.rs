@@ -75,6 +75,16 @@ impl Endpoint {
         }
     }
 
+    /// Issue 23's goal for it, at a million meters under the bench's 32
+    /// clients.
+    fn goal(self) -> &'static str {
+        match self {
+            Endpoint::List | Endpoint::Activity => "p99 ≤ 10 ms",
+            Endpoint::Detail | Endpoint::Count => "p99 ≤ 10 ms and ≤ 2×",
+            Endpoint::Search => "p99 ≤ 20 ms",
+        }
+    }
+
     /// The request for operation `i`, spread over the seeded devices.
     fn path(self, seed: Seed, i: u64) -> String {
         let x = scatter(i);
@@ -171,7 +181,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let scale = format!("{} gateways, {} meters, {} readings", args.gateways, args.meters, args.readings);
     for ((endpoint, ours), bare) in endpoints.iter().zip(&ours).zip(&bare) {
         let what = format!("API {}, {} clients, {scale}{}", endpoint.name(), args.clients, ours.failure_note());
-        report::row(&what, "ms", &ours.latencies_ms, Some(&bare.latencies_ms), false, "p99 ≤ 10 ms and ≤ 3×");
+        report::row(&what, "ms", &ours.latencies_ms, Some(&bare.latencies_ms), false, endpoint.goal());
     }
     let rate = |s: &Sample| vec![s.per_second()];
     let what = format!(

@@ -56,6 +56,7 @@ pub const MIGRATIONS: Migrations = wm_storage::migrations!(
     5 => "map",
     6 => "gateway_credentials",
     7 => "search_vocab",
+    8 => "search_suffixes",
 );
 
 /// The service's state and the relay that publishes its events; spawn

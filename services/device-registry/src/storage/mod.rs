@@ -9,7 +9,6 @@ pub mod map;
 pub mod rows;
 pub mod search;
 pub mod state;
-mod trigrams;
 
 use wm_storage::StorageError;
 

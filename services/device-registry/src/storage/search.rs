@@ -4,23 +4,25 @@
 
 use wm_domain::GpsCoordinates;
 use wm_storage::{
-    Backend, Db, StorageError,
-    query::{Bind, fetch_all, like_literal},
+    Db, StorageError,
+    query::{Bind, fetch_all, fetch_count, like_literal},
 };
 
-use super::{
-    lists::Table,
-    trigrams::{self, Plan},
-};
+use super::lists::Table;
 
 /// The mean radius of the Earth, in metres.
 const EARTH_RADIUS_M: f64 = 6_371_008.8;
 /// Metres per degree of latitude.
 const METRES_PER_DEGREE: f64 = 111_320.0;
-/// The order and page of a substring search: on what was found
-/// (`+registered_at` keeps the database from walking the whole
-/// `registered_at` index instead).
-const NEWEST_FIRST: &str = "ORDER BY +registered_at DESC LIMIT $2";
+/// The shortest suffix the index keeps (migration 8).
+const SHORTEST_SUFFIX: usize = 3;
+/// Above this many devices holding a term, it is common: reading devices
+/// newest first finds a page of its holders sooner than the index does
+/// (at most `cap` × devices ÷ this many rows read).
+const COMMON: i64 = 5_000;
+/// Greater than any character of a search text: a term's suffixes are
+/// those from the term up to the term followed by this.
+const LAST_CHAR: char = '\u{10FFFF}';
 
 /// How a search term and the stored search text are compared: upper case,
 /// without colons, so `aa:bb` finds `AABB` and the reverse.
@@ -29,61 +31,38 @@ pub fn normalize(s: &str) -> String {
 }
 
 /// Up to `cap` devices whose search text holds `needle` (normalized), newest
-/// first. A trigram index finds the rows (FTS5 `trigram` on SQLite,
-/// migration 3; `pg_trgm` on PostgreSQL), through the term's rarest
-/// trigrams when they narrow enough ([`trigrams`]), each row then checked
-/// for the whole term.
+/// first. The index of suffixes (`{table}_suffixes`, migration 8) finds
+/// them: the suffixes that start with the term are one index range, and
+/// their devices are the term's holders. A term shorter than a suffix, or
+/// held by more than [`COMMON`] devices, is looked for in the devices newest
+/// first instead.
 pub async fn containing<T: Table>(db: &Db, needle: &str, cap: i64) -> Result<Vec<T>, StorageError> {
     let (columns, table) = (T::COLUMNS, T::TABLE);
-    // A term of three characters or more is a substring match for the
-    // trigram indexes; a shorter one has no trigram to look up.
-    if needle.chars().count() < 3 {
-        return like_whole(db, columns, table, needle, cap).await;
+    if needle.chars().count() >= SHORTEST_SUFFIX {
+        let holders =
+            format!("SELECT DISTINCT registered_at FROM {table}_suffixes WHERE suffix >= $1 AND suffix < $2 LIMIT $3");
+        let range = || vec![Bind::Text(needle.to_owned()), Bind::Text(format!("{needle}{LAST_CHAR}"))];
+        // `+registered_at`: sort what the index found, rather than walk
+        // every device newest first looking for it.
+        let sql = format!(
+            "SELECT {columns} FROM {table} WHERE registered_at IN ({holders}) ORDER BY +registered_at DESC LIMIT $4"
+        );
+        let found: Vec<T> = fetch_all(db, sql, [range(), vec![Bind::Int(COMMON), Bind::Int(cap)]].concat()).await?;
+        // Less than a page is every holder, since `COMMON` were asked for;
+        // a full page is the newest unless there were more than that.
+        if (found.len() as i64) < cap {
+            return Ok(found);
+        }
+        let probe = format!("SELECT count(*) FROM ({holders}) AS holding");
+        if fetch_count(db, probe, [range(), vec![Bind::Int(COMMON + 1)]].concat()).await? <= COMMON {
+            return Ok(found);
+        }
     }
-    let fts = |check: &str| {
-        format!(
-            "SELECT {columns} FROM {table} WHERE rowid IN \
-             (SELECT rowid FROM {table}_search WHERE {table}_search MATCH $1){check} {NEWEST_FIRST}"
-        )
-    };
-    let (sql, binds) = match (db.backend(), trigrams::plan(db, table, needle).await?) {
-        (Backend::Sqlite, Plan::Rarest(grams)) => {
-            let all: Vec<String> = grams.iter().map(|g| fts_string(g)).collect();
-            let binds = vec![Bind::Text(all.join(" AND ")), Bind::Int(cap), Bind::Text(needle.to_owned())];
-            (fts(" AND instr(search_text, $3) > 0"), binds)
-        }
-        (Backend::Sqlite, Plan::Whole) => (fts(""), vec![Bind::Text(fts_string(needle)), Bind::Int(cap)]),
-        (Backend::Postgres, Plan::Rarest(grams)) => {
-            // One `LIKE` per trigram: pg_trgm reads those trigrams' posting
-            // lists only, not the term's common ones.
-            let likes: String = (0..grams.len()).map(|i| format!("search_text LIKE ${} AND ", i + 3)).collect();
-            let sql = format!("SELECT {columns} FROM {table} WHERE {likes}strpos(search_text, $1) > 0 {NEWEST_FIRST}");
-            let mut binds = vec![Bind::Text(needle.to_owned()), Bind::Int(cap)];
-            binds.extend(grams.into_iter().map(|g| Bind::Text(format!("%{g}%"))));
-            (sql, binds)
-        }
-        (Backend::Postgres, Plan::Whole) => return like_whole(db, columns, table, needle, cap).await,
-    };
-    fetch_all(db, sql, binds).await
-}
-
-/// The rows whose search text holds `needle`, by `LIKE`: through `pg_trgm`'s
-/// index on PostgreSQL, a scan on SQLite (a term too short for its index).
-async fn like_whole<T: Table>(
-    db: &Db,
-    columns: &str,
-    table: &str,
-    needle: &str,
-    cap: i64,
-) -> Result<Vec<T>, StorageError> {
     let pattern = format!("%{}%", like_literal(needle));
-    let sql = format!("SELECT {columns} FROM {table} WHERE search_text LIKE $1 ESCAPE '\\' {NEWEST_FIRST}");
+    let sql = format!(
+        "SELECT {columns} FROM {table} WHERE search_text LIKE $1 ESCAPE '\\' ORDER BY registered_at DESC LIMIT $2"
+    );
     fetch_all(db, sql, vec![Bind::Text(pattern), Bind::Int(cap)]).await
-}
-
-/// An FTS5 string: in double quotes, a quote doubled.
-fn fts_string(s: &str) -> String {
-    format!("\"{}\"", s.replace('"', "\"\""))
 }
 
 /// Up to `cap` devices in the box around `center` that holds every point

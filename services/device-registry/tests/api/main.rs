@@ -12,6 +12,7 @@ mod helpers;
 mod map;
 mod paging;
 mod replay;
+mod search;
 mod states;
 
 pub use wm_test_support::devices::{address, count_becomes, gateway_body, ids, meter_body, register};

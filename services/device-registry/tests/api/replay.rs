@@ -30,6 +30,8 @@ async fn snapshot(app: &TestApp) -> Vec<String> {
         "SELECT kind, CAST(last_micros AS TEXT) FROM registry_clock ORDER BY kind",
         "SELECT meter_id, alert_type FROM meter_alerts ORDER BY meter_id, alert_type",
         "SELECT gateway_id, ble_address FROM gateway_peripherals ORDER BY gateway_id, ble_address",
+        "SELECT suffix, CAST(registered_at AS TEXT) FROM gateways_suffixes ORDER BY suffix, registered_at",
+        "SELECT suffix, CAST(registered_at AS TEXT) FROM meters_suffixes ORDER BY suffix, registered_at",
     ];
     let mut rows = Vec::new();
     for sql in queries {

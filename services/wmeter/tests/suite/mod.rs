@@ -44,7 +44,7 @@ macro_rules! suite_tests {
             search::text_search_finds_names_and_identifiers,
             search::search_follows_edits_and_deletions,
             search::radius_adds_the_devices_around_each_match,
-            search::a_device_holding_a_term_s_trigrams_apart_is_not_a_match,
+            search::a_device_holding_a_term_s_pieces_apart_is_not_a_match,
             search::a_whole_serial_comes_first_among_more_than_a_page_of_substring_matches,
             sessions::login_refresh_logout_then_the_session_is_dead,
             sessions::replaying_a_rotated_refresh_token_kills_the_family,

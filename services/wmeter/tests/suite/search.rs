@@ -98,10 +98,9 @@ pub async fn radius_adds_the_devices_around_each_match(t: &Target) {
     assert_eq!(ids(&search(t, &point, 400).await), [farther, near, gateway]);
 }
 
-/// A device that holds every trigram of a term, but never the term itself,
-/// is not a match: on SQLite the index is asked for the term's rarest
-/// trigrams, and what it finds is checked against the whole term.
-pub async fn a_device_holding_a_term_s_trigrams_apart_is_not_a_match(t: &Target) {
+/// A device that holds a term's pieces apart, but never the whole term,
+/// is not a match: the index finds the holders of the whole term only.
+pub async fn a_device_holding_a_term_s_pieces_apart_is_not_a_match(t: &Target) {
     let k = t.n(50) % 1000;
     let term = format!("Q{k:03}Q");
     let mut holds = meter_body(t.n(50));
