@@ -2,10 +2,11 @@
 //! device's names and identifiers, and the devices near a point (an indexed
 //! bounding box, then the exact great-circle distance, on both databases).
 
+use sqlx::FromRow;
 use wm_domain::GpsCoordinates;
 use wm_storage::{
     Db, StorageError,
-    query::{Bind, fetch_all, fetch_count, like_literal},
+    query::{Bind, fetch_all, like_literal},
 };
 
 use super::lists::Table;
@@ -16,9 +17,10 @@ const EARTH_RADIUS_M: f64 = 6_371_008.8;
 const METRES_PER_DEGREE: f64 = 111_320.0;
 /// The shortest suffix the index keeps (migration 8).
 const SHORTEST_SUFFIX: usize = 3;
-/// Above this many devices holding a term, it is common: reading devices
-/// newest first finds a page of its holders sooner than the index does
-/// (at most `cap` × devices ÷ this many rows read).
+/// Above this many suffixes starting with a term, it is common: reading
+/// devices newest first finds a page of its holders sooner than the index
+/// does (at most `cap` × devices ÷ this many rows read, since a device
+/// holds a few of those suffixes at most).
 const COMMON: i64 = 5_000;
 /// Greater than any character of a search text: a term's suffixes are
 /// those from the term up to the term followed by this.
@@ -34,28 +36,29 @@ pub fn normalize(s: &str) -> String {
 /// first. The index of suffixes (`{table}_suffixes`, migration 8) finds
 /// them: the suffixes that start with the term are one index range, and
 /// their devices are the term's holders. A term shorter than a suffix, or
-/// held by more than [`COMMON`] devices, is looked for in the devices newest
-/// first instead.
+/// one that more than [`COMMON`] suffixes start with, is looked for in the
+/// devices newest first instead.
 pub async fn containing<T: Table>(db: &Db, needle: &str, cap: i64) -> Result<Vec<T>, StorageError> {
     let (columns, table) = (T::COLUMNS, T::TABLE);
     if needle.chars().count() >= SHORTEST_SUFFIX {
-        let holders =
-            format!("SELECT DISTINCT registered_at FROM {table}_suffixes WHERE suffix >= $1 AND suffix < $2 LIMIT $3");
-        let range = || vec![Bind::Text(needle.to_owned()), Bind::Text(format!("{needle}{LAST_CHAR}"))];
-        // `+registered_at`: sort what the index found, rather than walk
-        // every device newest first looking for it.
+        // One statement: the page, each row with the range's size (read
+        // once, up to one past `COMMON`). `+registered_at`: sort what the
+        // range found, rather than walk every device newest first.
+        let range = format!("FROM {table}_suffixes WHERE suffix >= $1 AND suffix < $2 LIMIT $3");
         let sql = format!(
-            "SELECT {columns} FROM {table} WHERE registered_at IN ({holders}) ORDER BY +registered_at DESC LIMIT $4"
+            "SELECT {columns}, (SELECT count(*) FROM (SELECT 1 {range}) AS e) AS entries \
+             FROM {table} WHERE registered_at IN (SELECT registered_at {range}) ORDER BY +registered_at DESC LIMIT $4"
         );
-        let found: Vec<T> = fetch_all(db, sql, [range(), vec![Bind::Int(COMMON), Bind::Int(cap)]].concat()).await?;
-        // Less than a page is every holder, since `COMMON` were asked for;
-        // a full page is the newest unless there were more than that.
-        if (found.len() as i64) < cap {
-            return Ok(found);
-        }
-        let probe = format!("SELECT count(*) FROM ({holders}) AS holding");
-        if fetch_count(db, probe, [range(), vec![Bind::Int(COMMON + 1)]].concat()).await? <= COMMON {
-            return Ok(found);
+        let binds = vec![
+            Bind::Text(needle.to_owned()),
+            Bind::Text(format!("{needle}{LAST_CHAR}")),
+            Bind::Int(COMMON + 1),
+            Bind::Int(cap),
+        ];
+        let found: Vec<Counted<T>> = fetch_all(db, sql, binds).await?;
+        // None found is none held: every entry has its device.
+        if found.first().is_none_or(|first| first.entries <= COMMON) {
+            return Ok(found.into_iter().map(|c| c.row).collect());
         }
     }
     let pattern = format!("%{}%", like_literal(needle));
@@ -63,6 +66,24 @@ pub async fn containing<T: Table>(db: &Db, needle: &str, cap: i64) -> Result<Vec
         "SELECT {columns} FROM {table} WHERE search_text LIKE $1 ESCAPE '\\' ORDER BY registered_at DESC LIMIT $2"
     );
     fetch_all(db, sql, vec![Bind::Text(pattern), Bind::Int(cap)]).await
+}
+
+/// A row found through the index, with the size of the range that found it.
+struct Counted<T> {
+    row: T,
+    entries: i64,
+}
+
+impl<'r, R, T> FromRow<'r, R> for Counted<T>
+where
+    R: sqlx::Row,
+    T: FromRow<'r, R>,
+    i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    &'static str: sqlx::ColumnIndex<R>,
+{
+    fn from_row(row: &'r R) -> Result<Self, sqlx::Error> {
+        Ok(Self { row: T::from_row(row)?, entries: row.try_get("entries")? })
+    }
 }
 
 /// Up to `cap` devices in the box around `center` that holds every point
