@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
+import { stubObjectUrls } from '../testing/downloads.ts';
 import { filenameOf, saveBlob } from './save-file.ts';
 
 describe("a download's file name", () => {
@@ -22,12 +23,14 @@ describe("a download's file name", () => {
 });
 
 describe('saving a blob', () => {
+  let lent: unknown;
+
   it('clicks a link to an object URL named as asked, then lets it go', async () => {
     const blob = new Blob(['a,b\r\n']);
     const created = vi.fn<(b: Blob) => string>(() => 'blob:saved');
     const revoked = vi.fn<(url: string) => void>();
-    URL.createObjectURL = created;
-    URL.revokeObjectURL = revoked;
+    stubObjectUrls(created, revoked);
+    lent = created;
     const clicks: HTMLAnchorElement[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { clicks.push(this); });
     saveBlob(blob, 'out.csv');
@@ -35,5 +38,10 @@ describe('saving a blob', () => {
     expect(clicks[0]?.download).toBe('out.csv');
     expect(clicks[0]?.href).toBe('blob:saved');
     await vi.waitFor(() => { expect(revoked).toHaveBeenCalledWith('blob:saved'); });
+  });
+
+  it('lends its object URLs to that test only', () => {
+    expect(lent).toBeDefined();
+    expect(Object.getOwnPropertyDescriptor(URL, 'createObjectURL')?.value).not.toBe(lent);
   });
 });

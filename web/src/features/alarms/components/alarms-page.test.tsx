@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
 import { server } from '../../../testing/msw-server.ts';
+import { stubObjectUrls } from '../../../testing/downloads.ts';
 import { nth } from '../../../testing/nth.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { signedInSession } from '../../../testing/tokens.ts';
@@ -127,8 +128,7 @@ describe('the Alarms screen', () => {
   it('exports every alarm of the filter as CSV, page after page', async () => {
     const requests = serveList(alarms(3));
     const blobs: Blob[] = [];
-    URL.createObjectURL = (blob: Blob) => { blobs.push(blob); return 'blob:alarms'; };
-    URL.revokeObjectURL = () => undefined;
+    stubObjectUrls((blob: Blob) => { blobs.push(blob); return 'blob:alarms'; });
     const user = userEvent.setup();
     render('/alarms?status=active');
     await waitFor(() => { expect(within(grid()).getAllByRole('row')).toHaveLength(4); });
