@@ -74,6 +74,20 @@ const CREATE_TABLE: &str = "CREATE TABLE IF NOT EXISTS wm_schema_migrations (
 const SELECT_APPLIED: &str = "SELECT version, checksum FROM wm_schema_migrations WHERE component = $1";
 const INSERT_APPLIED: &str =
     "INSERT INTO wm_schema_migrations (component, version, name, checksum) VALUES ($1, $2, $3, $4)";
+/// How many times a migration is tried when PostgreSQL aborts it to break a
+/// deadlock: a migration that locks two tables (a `DROP INDEX` on each) can
+/// deadlock with a running replica's statement that reads both in the
+/// other order, during a rolling update. It ran in one transaction, so
+/// trying it again is safe.
+const MIGRATION_ATTEMPTS: u32 = 5;
+/// The wait before the next attempt, times the attempts so far.
+const DEADLOCK_BACKOFF: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Whether PostgreSQL aborted the transaction to break a deadlock.
+fn is_deadlock(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.code().as_deref() == Some("40P01"))
+}
+
 /// Serializes concurrent replicas migrating one PostgreSQL database.
 const PG_LOCK_KEY: i64 = 0x776d_6d69_6772;
 
@@ -85,24 +99,37 @@ macro_rules! apply_pending {
         let rows = sqlx::query(SELECT_APPLIED).bind($component).fetch_all(&mut *$conn).await?;
         let applied = rows.iter().map(|r| (r.get::<i64, _>(0), r.get::<String, _>(1))).collect();
         for m in pending($component, $list, applied)? {
-            let mut tx = Connection::begin(&mut *$conn).await?;
-            let run = async {
-                sqlx::raw_sql(m.sql).execute(&mut *tx).await?;
-                sqlx::query(INSERT_APPLIED)
-                    .bind($component)
-                    .bind(i64::from(m.version))
-                    .bind(m.name)
-                    .bind(checksum(m.sql))
-                    .execute(&mut *tx)
-                    .await?;
-                tx.commit().await
-            };
-            run.await.map_err(|source| StorageError::Migration {
-                component: $component,
-                version: m.version,
-                name: m.name,
-                source,
-            })?;
+            let mut attempt = 1;
+            loop {
+                let mut tx = Connection::begin(&mut *$conn).await?;
+                let run = async {
+                    sqlx::raw_sql(m.sql).execute(&mut *tx).await?;
+                    sqlx::query(INSERT_APPLIED)
+                        .bind($component)
+                        .bind(i64::from(m.version))
+                        .bind(m.name)
+                        .bind(checksum(m.sql))
+                        .execute(&mut *tx)
+                        .await?;
+                    tx.commit().await
+                };
+                match run.await {
+                    Ok(()) => break,
+                    Err(e) if attempt < MIGRATION_ATTEMPTS && is_deadlock(&e) => {
+                        tracing::warn!(version = m.version, name = m.name, attempt, "migration deadlocked, retried");
+                        tokio::time::sleep(DEADLOCK_BACKOFF * attempt).await;
+                        attempt += 1;
+                    }
+                    Err(source) => {
+                        return Err(StorageError::Migration {
+                            component: $component,
+                            version: m.version,
+                            name: m.name,
+                            source,
+                        });
+                    }
+                }
+            }
             tracing::info!(version = m.version, name = m.name, "migration applied");
         }
         Ok::<(), StorageError>(())

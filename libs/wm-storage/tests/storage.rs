@@ -121,6 +121,48 @@ async fn a_failing_migration_leaves_nothing_half_applied() {
     }
 }
 
+/// PostgreSQL breaks a deadlock by aborting one side. When that side is a
+/// migration (here: it holds `b` and waits for `a`, while another session
+/// holds `a` and asks for `b`), the migration is tried again and applies
+/// once.
+#[tokio::test]
+async fn a_migration_aborted_to_break_a_deadlock_is_tried_again() {
+    const TWO_TABLES: Migrations = Migrations {
+        component: "deadlock",
+        sqlite: &[],
+        postgres: &[
+            Migration { version: 1, name: "tables", sql: "CREATE TABLE a (x BIGINT); CREATE TABLE b (x BIGINT);" },
+            Migration {
+                version: 2,
+                name: "both",
+                sql: "LOCK TABLE b IN ACCESS EXCLUSIVE MODE; LOCK TABLE a IN ACCESS EXCLUSIVE MODE; \
+                      INSERT INTO a VALUES (2);",
+            },
+        ],
+    };
+    let Some(test_db) = TestDb::postgres().await else { return };
+    let pool = test_db.db().postgres().unwrap().clone();
+    test_db.migrate(&Migrations { postgres: &TWO_TABLES.postgres[..1], ..TWO_TABLES }).await.unwrap();
+    let mut other = pool.begin().await.unwrap();
+    sqlx::query("LOCK TABLE a IN ACCESS SHARE MODE").execute(&mut *other).await.unwrap();
+    let db = test_db.db().clone();
+    let migration = tokio::spawn(async move { db.migrate(&TWO_TABLES).await });
+    // Once the migration holds `b` and waits for `a`, ask for `b`: PostgreSQL
+    // finds the cycle after its deadlock_timeout and aborts the migration,
+    // which waited first.
+    let waiting = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
+                   WHERE c.relname = 'a' AND NOT l.granted";
+    wm_test_support::eventually("the migration waits for a", || async {
+        (sqlx::query_scalar::<_, i64>(waiting).fetch_one(&pool).await.unwrap() > 0).then_some(())
+    })
+    .await;
+    sqlx::query("LOCK TABLE b IN ACCESS SHARE MODE").execute(&mut *other).await.unwrap();
+    other.commit().await.unwrap();
+    migration.await.unwrap().unwrap();
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM a").fetch_one(&pool).await.unwrap();
+    assert_eq!(rows, 1, "applied once");
+}
+
 #[tokio::test]
 async fn sqlite_s_wal_shrinks_back_to_64_mib_once_a_burst_is_checkpointed() {
     let dir = tempfile::tempdir().unwrap();
