@@ -8,7 +8,15 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use wm_eventlog::EventLog;
 
-use crate::{state::IngestState, storage::retention};
+use crate::{
+    state::IngestState,
+    storage::{partitions, retention},
+};
+
+/// How far ahead of now, and behind it, PostgreSQL's month partitions are
+/// kept ready: readings arrive late by hours, not months.
+const PARTITIONS_AHEAD: chrono::TimeDelta = chrono::TimeDelta::days(62);
+const PARTITIONS_BEHIND: chrono::TimeDelta = chrono::TimeDelta::days(31);
 
 /// How long the rollups' claim on a reading is kept: far longer than a
 /// redelivery takes, unless the retention is shorter still.
@@ -28,6 +36,7 @@ fn rollup_claims_kept(retention: chrono::TimeDelta) -> chrono::TimeDelta {
 pub async fn run(ingest: IngestState, log: Option<Arc<dyn EventLog>>, stop: CancellationToken) {
     loop {
         let before = ingest.clock.now() - ingest.telemetry.retention();
+        partitions(&ingest, before).await;
         match retention::prune(&ingest.db, before.timestamp_micros()).await {
             Ok(0) => {}
             Ok(deleted) => tracing::info!(deleted, "telemetry past its retention deleted"),
@@ -50,6 +59,23 @@ pub async fn run(ingest: IngestState, log: Option<Arc<dyn EventLog>>, stop: Canc
             () = stop.cancelled() => return,
             () = tokio::time::sleep(ingest.telemetry.prune_every()) => {}
         }
+    }
+}
+
+/// Makes the coming months' partitions (PostgreSQL) and drops those
+/// wholly older than `before`.
+async fn partitions(ingest: &IngestState, before: chrono::DateTime<chrono::Utc>) {
+    let now = ingest.clock.now();
+    let (from, to) = ((now - PARTITIONS_BEHIND).timestamp_micros(), (now + PARTITIONS_AHEAD).timestamp_micros());
+    match partitions::cover(&ingest.db, from, to).await {
+        Ok(0) => {}
+        Ok(created) => tracing::info!(created, "telemetry partitions made for the coming months"),
+        Err(e) => tracing::warn!(error = %e, "telemetry partitions were not made; trying again later"),
+    }
+    match partitions::drop_before(&ingest.db, before.timestamp_micros()).await {
+        Ok(0) => {}
+        Ok(dropped) => tracing::info!(dropped, "telemetry partitions past the retention dropped"),
+        Err(e) => tracing::warn!(error = %e, "telemetry partitions were not dropped; trying again later"),
     }
 }
 

@@ -4,13 +4,19 @@
 //! directly: seeded readings never pass through the log.
 
 use wm_proto::{Envelope, Payload};
-use wm_storage::{StorageError, Tx};
+use wm_storage::{Db, StorageError, Tx};
 
 use crate::{
     AnalyticsSettings,
     domain::rollup,
-    storage::{directory, rollups, telemetry},
+    storage::{directory, partitions, rollups, telemetry},
 };
+
+/// Telemetry from `from_us` to `to_us` is coming: on PostgreSQL, the
+/// partitions of its months, so that no row of it waits in a default one.
+pub async fn months(db: &Db, from_us: i64, to_us: i64) -> Result<(), StorageError> {
+    partitions::cover(db, from_us, to_us).await.map(drop)
+}
 
 /// New registrations (`GatewayRegistered`, `MeterRegistered`): the devices
 /// uplinks resolve against.

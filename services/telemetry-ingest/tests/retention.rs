@@ -1,11 +1,20 @@
 //! Telemetry past its retention is deleted, on both databases, with the
 //! hourly rollups; newer rows, daily rollups and the tables that are state,
 //! not history, stay.
+//!
+//! PostgreSQL partitions readings and activity by month (DESIGN §5): rows
+//! land in their month, a month made late takes its rows from the default
+//! partition, a redelivered event is still kept once, and a month past the
+//! retention is dropped whole. SQLite has one table per series.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
-use wm_storage::with_pool;
-use wm_telemetry_ingest::storage::retention;
+use chrono::{TimeZone, Utc};
+use wm_storage::{Db, Migrations, with_pool};
+use wm_telemetry_ingest::{
+    MIGRATIONS,
+    storage::{partitions, retention},
+};
 use wm_test_support::TestDb;
 
 const DAY: i64 = 86_400_000_000;
@@ -23,7 +32,7 @@ async fn exec(db: &TestDb, sql: &str, id: &str, at: i64) {
 #[tokio::test]
 async fn old_telemetry_goes_and_the_rest_stays() {
     for db in TestDb::each().await {
-        db.migrate(&wm_telemetry_ingest::MIGRATIONS).await.unwrap();
+        db.migrate(&MIGRATIONS).await.unwrap();
         let now = 100 * DAY;
         for (n, at) in (0..12_000).map(|n| (n, if n < 11_000 { now - 10 * DAY } else { now })) {
             let id = format!("e{n}");
@@ -64,7 +73,7 @@ async fn old_telemetry_goes_and_the_rest_stays() {
 #[tokio::test]
 async fn the_rollups_old_claims_are_forgotten_and_newer_ones_kept() {
     for db in TestDb::each().await {
-        db.migrate(&wm_telemetry_ingest::MIGRATIONS).await.unwrap();
+        db.migrate(&MIGRATIONS).await.unwrap();
         let now = 100 * DAY;
         for (id, at) in [("old", now - 3 * DAY), ("new", now)] {
             exec(&db, "INSERT INTO rollup_claims (event_id, claimed_at) VALUES ($1, $2)", id, at).await;
@@ -72,4 +81,99 @@ async fn the_rollups_old_claims_are_forgotten_and_newer_ones_kept() {
         assert_eq!(retention::forget_rollup_claims(&db, now - 2 * DAY).await.unwrap(), 1, "{:?}", db.backend());
         assert_eq!(count(&db, "rollup_claims").await, 1);
     }
+}
+
+const INSERT_READING: &str = "INSERT INTO readings (event_id, meter_id, gateway_id, record_ml, occurred_at) \
+                              VALUES ($1, 'm', 'g', 1, $2) ON CONFLICT DO NOTHING";
+
+fn micros(year: i32, month: u32, day: u32) -> i64 {
+    Utc.with_ymd_and_hms(year, month, day, 12, 0, 0).unwrap().timestamp_micros()
+}
+
+/// The partition holding each row of `table`, by event id.
+async fn placement(db: &Db, table: &str) -> Vec<(String, String)> {
+    let sql = format!("SELECT event_id, tableoid::regclass::text FROM {table} ORDER BY event_id");
+    with_pool!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(pool).await).unwrap()
+}
+
+/// The partitions of `table`, by name.
+async fn partitions_of(db: &Db, table: &str) -> Vec<String> {
+    let sql = "SELECT c.relname::text FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid \
+               WHERE i.inhparent = $1::regclass ORDER BY 1";
+    with_pool!(db, pool => sqlx::query_scalar(sql).bind(table).fetch_all(pool).await).unwrap()
+}
+
+#[tokio::test]
+async fn rows_land_in_their_month_and_a_month_past_the_retention_is_dropped_whole() {
+    let Some(db) = TestDb::postgres().await else { return };
+    db.migrate(&MIGRATIONS).await.unwrap();
+    let this_month = format!("readings_m{}", Utc::now().format("%Y%m"));
+    assert!(partitions_of(&db, "readings").await.contains(&this_month), "the migration makes this month's");
+    assert!(partitions_of(&db, "readings").await.contains(&"readings_default".to_owned()));
+
+    // 2019 has no partition: its rows wait in the default one.
+    exec(&db, INSERT_READING, "old", micros(2019, 3, 10)).await;
+    exec(&db, INSERT_READING, "new", Utc::now().timestamp_micros()).await;
+    assert_eq!(
+        placement(&db, "readings").await,
+        [("new".to_owned(), this_month.clone()), ("old".to_owned(), "readings_default".to_owned())]
+    );
+
+    // March 2019 made late: each series gets it, and the row moves in.
+    assert_eq!(partitions::cover(&db, micros(2019, 3, 1), micros(2019, 3, 31)).await.unwrap(), 3);
+    assert_eq!(partitions::cover(&db, micros(2019, 3, 1), micros(2019, 3, 31)).await.unwrap(), 0, "made once");
+    assert_eq!(placement(&db, "readings").await[1], ("old".to_owned(), "readings_m201903".to_owned()));
+    for table in ["gateway_activity", "ble_activity"] {
+        assert!(partitions_of(&db, table).await.contains(&format!("{table}_m201903")), "{table}");
+    }
+
+    // Delivered again, the event is kept once.
+    exec(&db, INSERT_READING, "old", micros(2019, 3, 10)).await;
+    assert_eq!(placement(&db, "readings").await.len(), 2);
+
+    // The retention reaching April 2019 drops March whole, and nothing newer.
+    assert_eq!(partitions::drop_before(&db, micros(2019, 3, 31)).await.unwrap(), 0, "March is not over");
+    assert_eq!(partitions::drop_before(&db, micros(2019, 4, 2)).await.unwrap(), 3);
+    assert_eq!(placement(&db, "readings").await, [("new".to_owned(), this_month.clone())]);
+    assert!(!partitions_of(&db, "gateway_activity").await.iter().any(|p| p.ends_with("201903")));
+    assert!(partitions_of(&db, "readings").await.contains(&this_month));
+}
+
+#[tokio::test]
+async fn an_upgrade_moves_every_row_into_its_month() {
+    let Some(db) = TestDb::postgres().await else { return };
+    let before = Migrations {
+        component: MIGRATIONS.component,
+        sqlite: &MIGRATIONS.sqlite[..8],
+        postgres: &MIGRATIONS.postgres[..8],
+    };
+    db.migrate(&before).await.unwrap();
+    for (id, at) in [("a", micros(2024, 1, 31)), ("b", micros(2024, 2, 1)), ("c", micros(2024, 2, 29))] {
+        exec(&db, INSERT_READING, id, at).await;
+        let activity = "INSERT INTO gateway_activity (event_id, gateway_id, mqtt_topic, action, occurred_at) \
+                        VALUES ($1, 'g', 't', 'reading', $2)";
+        exec(&db, activity, id, at).await;
+        let ble = "INSERT INTO ble_activity (event_id, gateway_id, meter_id, rssi, occurred_at) VALUES ($1, 'g', 'm', -70, $2)";
+        exec(&db, ble, id, at).await;
+    }
+
+    db.migrate(&MIGRATIONS).await.unwrap();
+    for table in ["readings", "gateway_activity", "ble_activity"] {
+        let expected: Vec<(String, String)> = [("a", "202401"), ("b", "202402"), ("c", "202402")]
+            .map(|(id, month)| (id.to_owned(), format!("{table}_m{month}")))
+            .into();
+        assert_eq!(placement(&db, table).await, expected, "{table}");
+    }
+    let sql = "SELECT meter_id, gateway_id, record_ml, occurred_at FROM readings WHERE event_id = 'c'";
+    let row: (String, String, i64, i64) =
+        with_pool!(db.db(), pool => sqlx::query_as(sql).fetch_one(pool).await).unwrap();
+    assert_eq!(row, ("m".to_owned(), "g".to_owned(), 1, micros(2024, 2, 29)));
+}
+
+#[tokio::test]
+async fn sqlite_keeps_each_series_in_one_table() {
+    let db = TestDb::sqlite().await;
+    db.migrate(&MIGRATIONS).await.unwrap();
+    assert_eq!(partitions::cover(&db, micros(2019, 3, 1), micros(2030, 1, 1)).await.unwrap(), 0);
+    assert_eq!(partitions::drop_before(&db, micros(2030, 1, 1)).await.unwrap(), 0);
 }

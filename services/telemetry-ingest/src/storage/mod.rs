@@ -8,6 +8,7 @@ pub mod credentials;
 pub mod detectors;
 pub mod directory;
 pub mod exports;
+pub mod partitions;
 pub mod reads;
 pub mod retention;
 pub mod rollups;

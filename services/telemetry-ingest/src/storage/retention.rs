@@ -5,11 +5,13 @@
 use wm_storage::{Db, StorageError, prune};
 
 /// Tables pruned, the column holding each row's time (µs), and its key.
-/// Hourly rollups go with the readings; daily rollups are kept.
+/// Hourly rollups go with the readings; daily rollups are kept. The time
+/// series' key holds their time, as PostgreSQL partitions them by it
+/// (`super::partitions`).
 const TABLES: [(&str, &str, &str); 6] = [
-    ("gateway_activity", "occurred_at", "event_id"),
-    ("ble_activity", "occurred_at", "event_id"),
-    ("readings", "occurred_at", "event_id"),
+    ("gateway_activity", "occurred_at", "event_id, occurred_at"),
+    ("ble_activity", "occurred_at", "event_id, occurred_at"),
+    ("readings", "occurred_at", "event_id, occurred_at"),
     ("discoveries", "occurred_at", "event_id"),
     ("ingest_messages", "received_at", "gateway_id, message_id"),
     ("meter_hourly", "bucket", "meter_id, bucket"),

@@ -44,9 +44,9 @@ fn a_seeded_network_reads_back_through_the_api() {
 
     assert_eq!(get("gateways/count")["count"], 3);
     assert_eq!(get("wmeters/count")["count"], 30);
-    // Reading i is meter i % 30's, heard by gateway (i % 30) % 3, of 1 + i % 50 litres.
+    // Reading i is meter i × 30 / 90's, heard by gateway meter % 3, of 1 + i % 50 litres.
     let meter = get("wmeters/serial/SM00000007");
-    let litres: u64 = [7, 37, 67].iter().map(|i| 1 + i % 50).sum();
+    let litres: u64 = [21, 22, 23].iter().map(|i| 1 + i % 50).sum();
     assert_eq!(meter["totalConsumption"], serde_json::json!(litres as f64), "{meter}");
     assert_eq!(meter["lastGatewayId"], format!("5eed0000{:016x}", 1), "{meter}");
     assert!(meter["lastseen"].is_string(), "{meter}");

@@ -1,0 +1,3 @@
+-- PostgreSQL partitions its time series by month here (the PostgreSQL
+-- migration of the same number); SQLite keeps each in one table.
+SELECT 1;

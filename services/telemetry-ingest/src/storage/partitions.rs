@@ -1,0 +1,33 @@
+//! PostgreSQL's month partitions of the time series (readings and activity,
+//! migration 9): the coming months are made ahead of their rows, and a
+//! month past the retention is dropped whole. SQLite keeps each series in
+//! one table, and there these do nothing.
+
+use wm_storage::{Db, StorageError};
+
+/// Makes sure every month from the one holding `from_us` to the one holding
+/// `to_us` (µs since the epoch) has its partitions; returns how many were
+/// created. Rows a default partition held for such a month move into it.
+pub async fn cover(db: &Db, from_us: i64, to_us: i64) -> Result<i32, StorageError> {
+    match db {
+        Db::Sqlite(_) => Ok(0),
+        Db::Postgres(pool) => Ok(sqlx::query_scalar("SELECT telemetry_partitions_cover($1, $2)")
+            .bind(from_us)
+            .bind(to_us)
+            .fetch_one(pool)
+            .await?),
+    }
+}
+
+/// Drops the month partitions that end at or before `before_us`; returns
+/// how many. The rows of the month `before_us` falls in are deleted one by
+/// one ([`super::retention::prune`]).
+pub async fn drop_before(db: &Db, before_us: i64) -> Result<i32, StorageError> {
+    match db {
+        Db::Sqlite(_) => Ok(0),
+        Db::Postgres(pool) => Ok(sqlx::query_scalar("SELECT telemetry_partitions_drop_before($1)")
+            .bind(before_us)
+            .fetch_one(pool)
+            .await?),
+    }
+}
