@@ -12,7 +12,7 @@ PROFILE ?= demo
 TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
 WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test deps build web test-rust test-web test-e2e test-faults test-upgrade fuzz soak login-storm bench bench-smoke lint validate-deploy fmt clean
+.PHONY: help run test deps build web test-rust test-web test-e2e test-faults test-upgrade fuzz soak login-storm bench bench-smoke bench-scale lint validate-deploy fmt clean
 
 help:
 	@echo "make run    build everything and start w-meter (embedded mode, demo network) on http://127.0.0.1:8080"
@@ -76,6 +76,10 @@ login-storm: web/dist/index.html
 ## bench: every figure of bench/README.md against its raw reference (release build, up to 30 min); appends to bench/RESULTS.md.
 bench: deps web/dist/index.html
 	deploy/dev/test.sh bench
+
+## bench-scale: the API and the seeder at 1,000,000 meters and 50,000,000 readings, SQLite and PostgreSQL (release build, hours, not in CI; WM_SCALE sets another scale); appends to bench/RESULTS.md.
+bench-scale: deps web/dist/index.html
+	deploy/dev/test.sh bench-scale
 
 ## bench-smoke: the same harness, tiny and on the debug build; part of make test.
 bench-smoke: deps web/dist/index.html

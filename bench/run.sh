@@ -5,8 +5,13 @@
 #   bench/run.sh full    release build, several runs each; appends to bench/RESULTS.md
 #   bench/run.sh smoke   debug build, one tiny run each; writes a temporary file
 #                        and checks every row is there, so the harness never rots
-# The distributed figure needs the servers deploy/dev/test.sh starts
-# (make bench and make bench-smoke run this script through it).
+#   bench/run.sh scale   release build: the API and the seeder at DESIGN §10's
+#                        scale, on SQLite and on PostgreSQL (issue 23, item 6);
+#                        hours, not minutes; appends to bench/RESULTS.md.
+#                        WM_SCALE="--gateways … --meters … --readings …" sets
+#                        another scale.
+# The distributed and PostgreSQL figures need the servers deploy/dev/test.sh
+# starts (make bench, bench-smoke and bench-scale run this script through it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +25,10 @@ case "$mode" in
     profile=debug; runs=1; gateways=2; meters=2; messages=200; cluster_runs=1; replicas=2; latency=1
     seed=(--gateways 3 --meters 30 --readings 100); clients=4; seconds=1
     streams=20; h2_streams=20; per_connection=10; events=2; uplinks=200; import_rows=50 ;;
-  *) echo "usage: bench/run.sh full|smoke" >&2; exit 2 ;;
+  scale)
+    profile=release; runs=1; clients=32; seconds=10
+    read -r -a seed <<< "${WM_SCALE:---gateways 10000 --meters 1000000 --readings 50000000}" ;;
+  *) echo "usage: bench/run.sh full|smoke|scale" >&2; exit 2 ;;
 esac
 
 if [[ $profile == release ]]; then
@@ -56,7 +64,14 @@ web_rows() {
 # otherwise count as a change of its own.
 commit="$(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes')"
 
-report() {
+# The API and the seeder on SQLite, and on PostgreSQL but in the full run
+# (bench-scale measures it there at scale; the smoke run keeps it working).
+api_rows() {
+  "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds"
+  [[ $mode == full ]] || "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds" --postgres
+}
+
+header() {
   echo
   echo "## $(date -u +%Y-%m-%dT%H:%MZ) · $mode · commit $commit"
   echo
@@ -64,11 +79,15 @@ report() {
   echo
   echo "| figure | median | p99 | raw median | raw p99 | ratio | goal |"
   echo "|---|---|---|---|---|---|---|"
+}
+
+report() {
+  header
   "$bin/wm-bench" ingest --wmeter "$bin/wmeter" --runs "$runs" --latency-seconds "$latency" \
     --gateways "$gateways" --meters-per-gateway "$meters" --messages "$messages"
   "$bin/wm-bench" distributed --wmeter "$bin/wmeter" --runs "$cluster_runs" --latency-seconds "$latency" \
     --gateways "$gateways" --meters-per-gateway "$meters" --messages "$messages" --replicas "$replicas"
-  "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds"
+  api_rows
   "$bin/wm-bench" projection --uplinks "$uplinks" --runs "$runs"
   "$bin/wm-bench" sse --wmeter "$bin/wmeter" --streams "$streams" --events "$events"
   "$bin/wm-bench" sse --wmeter "$bin/wmeter" --streams "$h2_streams" --http2 "$per_connection" --events "$events"
@@ -79,13 +98,17 @@ report() {
 
 if [[ $mode == full ]]; then
   { report; bench/first-run.sh; } | tee -a bench/RESULTS.md
+elif [[ $mode == scale ]]; then
+  { header; api_rows; } | tee -a bench/RESULTS.md
 else
   out=$(mktemp)
   trap 'rm -f "$out"' EXIT
   report | tee "$out"
   for figure in "MQTT → committed projection, embedded" "peak RSS" "MQTT → visible in the API, embedded" "… the SQLite writer held" \
     "MQTT → committed projection, distributed" "MQTT → visible in the API, distributed" "API list" "API detail" "API count" \
-    "API search" "API activity" "API mixed reads" "… until the rollups" "API a year of one meter" \
+    "API search" "API activity" "API mixed reads" "API list.*PostgreSQL" "API search.*PostgreSQL" \
+    "\`wmeter seed\`.*SQLite.*multi-row" "\`wmeter seed\`.*PostgreSQL.*multi-row" "\`wmeter seed\`.*against COPY" \
+    "… until the rollups" "API a year of one meter" \
     "API 30 days of the network" "API a map view" "billing export" "server memory growth while the export" \
     "projection writes" "SSE: alert.*streams |" "SSE: memory.*streams |" \
     "SSE: alert.*HTTP/2" "SSE: memory.*HTTP/2" "import: " \

@@ -190,7 +190,11 @@ pub async fn report(
     (clients, duration): (usize, Duration),
 ) -> anyhow::Result<()> {
     let now_us = chrono::Utc::now().timestamp_micros();
-    let scale = format!("{} meters, {} readings", seed.meters, seed.readings);
+    let backend = match db.backend() {
+        wm_storage::Backend::Sqlite => "SQLite",
+        wm_storage::Backend::Postgres => "PostgreSQL",
+    };
+    let scale = format!("{} meters, {} readings, {backend}", seed.meters, seed.readings);
     for (read, ours) in READS.iter().zip(&measured.reads) {
         let (db, read) = (db.clone(), *read);
         let bare = load::closed_loop(clients, duration, move |i| {

@@ -2,7 +2,9 @@
 //! activity under concurrent clients, against the storage call each
 //! endpoint makes, timed directly under the same load; mixed-read
 //! throughput against a minimal actix handler; and the analytics reads and
-//! the billing export on the same network (`analytics`).
+//! the billing export on the same network (`analytics`); and the seeder's
+//! rate against plain loads of the same readings (`seeding`). On SQLite, or
+//! with `--postgres` on the servers `make bench` starts.
 
 use std::{sync::Arc, time::Duration};
 
@@ -18,7 +20,7 @@ use crate::{
     Common,
     load::{self, Sample, scatter},
     report,
-    server::{Seed, Server},
+    server::{Seed, Seeded, Server},
 };
 
 #[derive(Debug, clap::Args)]
@@ -41,6 +43,10 @@ pub struct Args {
     /// default; one alone, to profile it).
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = ENDPOINTS)]
     endpoints: Vec<Endpoint>,
+    /// On a PostgreSQL database and a Kafka namespace of their own
+    /// (`WM_TEST_PG_URL`, `WM_TEST_KAFKA_BROKERS`), not on SQLite.
+    #[arg(long)]
+    postgres: bool,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -137,7 +143,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let endpoints: Arc<[Endpoint]> = args.endpoints.iter().copied().collect();
     let seed = Seed { gateways: args.gateways, meters: args.meters, readings: args.readings };
     let duration = Duration::from_secs(args.seconds);
-    let mut server = Server::start(&args.common.wmeter, Some(seed), None).await?;
+    let mut server = if args.postgres {
+        Server::start_on_postgres(&args.common.wmeter, Some(seed)).await?
+    } else {
+        Server::start(&args.common.wmeter, Some(seed), None).await?
+    };
     let client = wm_http::client::builder().pool_max_idle_per_host(args.clients).build()?;
     let token = Arc::new(server.sign_in().await?.token);
     let base = Arc::new(server.url.clone());
@@ -178,7 +188,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     }
     let minimal = minimal_handler(&client, args.clients, duration).await?;
 
-    let scale = format!("{} gateways, {} meters, {} readings", args.gateways, args.meters, args.readings);
+    let backend = if args.postgres { "PostgreSQL" } else { "SQLite" };
+    let scale = format!("{} gateways, {} meters, {} readings, {backend}", args.gateways, args.meters, args.readings);
     for ((endpoint, ours), bare) in endpoints.iter().zip(&ours).zip(&bare) {
         let what = format!("API {}, {} clients, {scale}{}", endpoint.name(), args.clients, ours.failure_note());
         report::row(&what, "ms", &ours.latencies_ms, Some(&bare.latencies_ms), false, endpoint.goal());
@@ -193,6 +204,26 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     report::row(&what, "req/s", &rate(&mixed), Some(&rate(&minimal)), true, "—");
     crate::analytics::report(&db, seed, analytics, (args.clients, duration)).await?;
     db.close().await;
+    if let Some(seeded) = server.seeded.filter(|_| seed.readings > 0) {
+        seeder_rows(seed, seeded, args.postgres, &scale).await?;
+    }
+    Ok(())
+}
+
+/// The seeder's rate against multi-row `INSERT`s of the same readings'
+/// rows and, on PostgreSQL, `COPY` (`seeding`), each on a fresh database.
+async fn seeder_rows(seed: Seed, seeded: Seeded, postgres: bool, scale: &str) -> anyhow::Result<()> {
+    let reference = crate::seeding::reference(seed, postgres).await?;
+    let ours = [seeded.readings_per_second];
+    let what = format!(
+        "`wmeter seed`, {scale} (devices at {:.0} a second), against multi-row INSERTs of each reading's rows",
+        seeded.devices_per_second
+    );
+    report::row(&what, "readings/s", &ours, Some(&[reference.multi_row]), true, "—");
+    if let Some(copy) = reference.copy {
+        let what = format!("`wmeter seed`, {scale}, against COPY of each reading's rows");
+        report::row(&what, "readings/s", &ours, Some(&[copy]), true, "—");
+    }
     Ok(())
 }
 

@@ -16,6 +16,7 @@ mod load;
 mod projection;
 mod publisher;
 mod report;
+mod seeding;
 mod server;
 mod sse;
 mod writer;

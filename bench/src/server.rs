@@ -1,5 +1,8 @@
 //! A `wmeter serve` of its own for each run: embedded mode, a fresh SQLite
-//! database in a temporary folder, free ports on 127.0.0.1.
+//! database in a temporary folder, free ports on 127.0.0.1. Or, for the
+//! API at scale on PostgreSQL, the same process on a fresh PostgreSQL
+//! database and a Kafka namespace of its own, on the servers `make bench`
+//! starts ([`Server::start_on_postgres`]).
 
 use std::{
     io::Write,
@@ -9,6 +12,7 @@ use std::{
 };
 
 use anyhow::{Context, bail};
+use wm_test_support::{TestDb, servers};
 
 use crate::{fleet::Api, publisher::Broker};
 
@@ -24,8 +28,33 @@ pub const ADMIN: (&str, &str) = ("bench", "a-long-bench-password");
 pub struct Server {
     pub url: String,
     pub mqtt_port: u16,
+    /// The seeder's rates, when the server was seeded.
+    pub seeded: Option<Seeded>,
     child: Child,
     dir: tempfile::TempDir,
+    /// The PostgreSQL database, when the server keeps its state there;
+    /// dropped after the process.
+    postgres: Option<TestDb>,
+}
+
+/// What `wmeter seed` reported: devices and readings a second.
+#[derive(Clone, Copy, Debug)]
+pub struct Seeded {
+    pub devices_per_second: f64,
+    pub readings_per_second: f64,
+}
+
+impl Seeded {
+    /// Reads the rates from `wmeter seed`'s output: "seeded … in 2.5 s (8404
+    /// a second)", devices first, then readings.
+    fn parse(out: &str) -> anyhow::Result<Seeded> {
+        let rates: Vec<f64> =
+            out.lines().filter_map(|line| line.rsplit_once('(')?.1.strip_suffix(" a second)")?.parse().ok()).collect();
+        match rates[..] {
+            [devices_per_second, readings_per_second] => Ok(Seeded { devices_per_second, readings_per_second }),
+            _ => bail!("wmeter seed's output has no two rates: {out}"),
+        }
+    }
 }
 
 /// The network `wmeter seed` loads before the server starts.
@@ -59,6 +88,26 @@ impl Server {
     /// and waits until it is ready.
     pub async fn start(wmeter: &Path, seed: Option<Seed>, dashboard: Option<&Path>) -> anyhow::Result<Server> {
         Self::start_with(wmeter, seed, dashboard, &[]).await
+    }
+
+    /// [`start`](Self::start) on a fresh database of the PostgreSQL server
+    /// at `WM_TEST_PG_URL`, with a namespace of its own on the Kafka broker
+    /// at `WM_TEST_KAFKA_BROKERS`: every service in one process, as in the
+    /// embedded mode, but on the distributed mode's storage.
+    pub async fn start_on_postgres(wmeter: &Path, seed: Option<Seed>) -> anyhow::Result<Server> {
+        let brokers = servers::kafka_brokers().context("PostgreSQL's figures need WM_TEST_KAFKA_BROKERS")?;
+        let db = TestDb::postgres().await.context("PostgreSQL's figures need WM_TEST_PG_URL")?;
+        let namespace = format!("bench{}.", uuid::Uuid::now_v7().simple());
+        let settings = [
+            ("WMETER_DATABASE__URL", db.settings().url.as_str()),
+            ("WMETER_EVENT_LOG__KIND", "kafka"),
+            ("WMETER_EVENT_LOG__BROKERS", brokers.as_str()),
+            ("WMETER_EVENT_LOG__NAMESPACE", namespace.as_str()),
+            ("WMETER_EVENT_LOG__REPLICATION_FACTOR", "1"),
+        ];
+        let mut server = Self::start_with(wmeter, seed, None, &settings).await?;
+        server.postgres = Some(db);
+        Ok(server)
     }
 
     /// [`start`](Self::start), configured further by `settings`
@@ -103,24 +152,28 @@ impl Server {
         if !added.status.success() {
             bail!("wmeter user add: {}", String::from_utf8_lossy(&added.stderr));
         }
+        let mut seeded = None;
         if let Some(Seed { gateways, meters, readings }) = seed {
-            let seeded = Command::new(wmeter)
+            let output = Command::new(wmeter)
                 .args(["seed", "--gateways", &gateways.to_string(), "--meters", &meters.to_string()])
                 .args(["--readings", &readings.to_string()])
                 .envs(env.iter().cloned())
                 .stderr(Stdio::inherit())
                 .output()?;
-            if !seeded.status.success() {
+            if !output.status.success() {
                 bail!("wmeter seed failed");
             }
-            eprint!("{}", String::from_utf8_lossy(&seeded.stdout));
+            let out = String::from_utf8_lossy(&output.stdout);
+            eprint!("{out}");
+            seeded = Some(Seeded::parse(&out)?);
         }
         // WM_BENCH_LOGS keeps each server's log (warnings and errors) past the run.
         let log_dir = std::env::var_os("WM_BENCH_LOGS").map_or_else(|| dir.path().to_owned(), Into::into);
         let log = std::fs::File::create(log_dir.join(format!("serve-{http_port}.log")))?;
         let child =
             Command::new(wmeter).arg("serve").envs(env.iter().cloned()).stdout(log.try_clone()?).stderr(log).spawn()?;
-        let server = Server { url: format!("http://127.0.0.1:{http_port}"), mqtt_port, child, dir };
+        let server =
+            Server { url: format!("http://127.0.0.1:{http_port}"), mqtt_port, seeded, child, dir, postgres: None };
         server.wait_ready().await?;
         Ok(server)
     }
@@ -151,9 +204,12 @@ impl Server {
 }
 
 impl Server {
-    /// The server's SQLite database, for the raw queries.
+    /// The server's database, for the raw queries.
     pub fn database_url(&self) -> String {
-        format!("sqlite://{}/wmeter.db", self.dir.path().display())
+        match &self.postgres {
+            Some(db) => db.settings().url.clone(),
+            None => format!("sqlite://{}/wmeter.db", self.dir.path().display()),
+        }
     }
 
     /// Stops the process; its database stays until the server is dropped.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The body of `make test`: starts the real servers on loopback, runs the
 # suites, and always stops the servers.
-#   test.sh all | rust | web | e2e | faults | schemathesis | fuzz-smoke | bench-smoke | bench | lint
+#   test.sh all | rust | web | e2e | faults | schemathesis | fuzz-smoke | bench-smoke | bench | bench-scale | lint
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -169,6 +169,11 @@ bench_full() {
   bench/run.sh full
 }
 
+bench_scale() {
+  step "benchmarks at DESIGN §10's scale, SQLite and PostgreSQL (release build, hours); appending to bench/RESULTS.md"
+  bench/run.sh scale
+}
+
 case "$what" in
   all)
     validate_deploy
@@ -190,7 +195,8 @@ case "$what" in
   schemathesis) schemathesis_run ;;
   bench-smoke) start_servers; bench_smoke ;;
   bench) start_servers; bench_full ;;
+  bench-scale) start_servers; bench_scale ;;
   lint) lint ;;
-  *) echo "usage: $0 all|rust|web|e2e|faults|schemathesis|fuzz-smoke|bench-smoke|bench|lint" >&2; exit 2 ;;
+  *) echo "usage: $0 all|rust|web|e2e|faults|schemathesis|fuzz-smoke|bench-smoke|bench|bench-scale|lint" >&2; exit 2 ;;
 esac
 step "all green ($what)"
