@@ -235,3 +235,17 @@ impl Drop for Server {
         self.stop();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Seeded;
+
+    #[test]
+    fn the_seeder_s_two_rates_are_read_from_its_output() {
+        let out = "seeded 3 gateways and 30 water meters in 0.2 s (165 a second)\n\
+                   seeded 90 readings in 0.1 s (1200 a second)\n";
+        let seeded = Seeded::parse(out).unwrap();
+        assert_eq!((seeded.devices_per_second, seeded.readings_per_second), (165.0, 1200.0));
+        assert!(Seeded::parse("seeded 3 gateways and 30 water meters in 0.2 s (165 a second)\n").is_err());
+    }
+}

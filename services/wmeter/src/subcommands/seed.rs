@@ -59,9 +59,10 @@ fn rate(count: u64, took: Duration) -> String {
 }
 
 /// SQLite's page cache on the seeding connection, in KiB (SQLite's default
-/// is 2 MiB). The indexes keyed by event id take their rows at random
-/// places, and with the default cache most of an insert's pages were read
-/// back from the OS (`pread`, a third of the profile at 200,000 readings).
+/// is 2 MiB). The devices' rows and the indexes by device (activity by
+/// gateway, readings by meter) take a batch's writes all over the file,
+/// and with the default cache most of those pages were read back from the
+/// OS (`pread`, a third of the profile at 200,000 readings).
 const SQLITE_CACHE_KIB: u32 = 1 << 20;
 
 /// Runs `write(tx, range)` over `0..count` in ranges of `batch`, a
