@@ -120,7 +120,7 @@ async fn insert_rows(db: &Db, records: &[Record]) -> anyhow::Result<()> {
     if !activity.is_empty() {
         let sql = format!(
             "INSERT INTO gateway_activity (event_id, gateway_id, meter_id, mqtt_topic, action, occurred_at) VALUES {}",
-            placeholders(activity.len(), 6)
+            crate::seeding::values(activity.len(), 6, false)
         );
         with_tx!(&mut tx, conn => {
             let mut query = sqlx::query(sqlx::AssertSqlSafe(sql.as_str()));
@@ -133,7 +133,7 @@ async fn insert_rows(db: &Db, records: &[Record]) -> anyhow::Result<()> {
     if !readings.is_empty() {
         let sql = format!(
             "INSERT INTO readings (event_id, meter_id, gateway_id, record_ml, occurred_at) VALUES {}",
-            placeholders(readings.len(), 5)
+            crate::seeding::values(readings.len(), 5, false)
         );
         with_tx!(&mut tx, conn => {
             let mut query = sqlx::query(sqlx::AssertSqlSafe(sql.as_str()));
@@ -146,11 +146,4 @@ async fn insert_rows(db: &Db, records: &[Record]) -> anyhow::Result<()> {
     }
     tx.commit().await?;
     Ok(())
-}
-
-/// `(?, ?, …), (…)`: `rows` tuples of `columns` parameters, bound in order
-/// (SQLite binds numbered `$n` parameters in quadratic time).
-fn placeholders(rows: usize, columns: usize) -> String {
-    let row = format!("({})", vec!["?"; columns].join(", "));
-    vec![row; rows].join(", ")
 }

@@ -22,8 +22,6 @@ const BATCH: u64 = 20_000;
 const ROWS_A_STATEMENT: usize = 5_000;
 /// How far back the readings go, as `wmeter seed` spreads them.
 const SPAN: chrono::TimeDelta = chrono::TimeDelta::days(30);
-/// SQLite's page cache, as the seeder sets it (KiB).
-const SQLITE_CACHE_KIB: u32 = 1 << 20;
 
 /// Readings a second each way of loading.
 pub struct Rates {
@@ -69,12 +67,9 @@ async fn load(db: &Db, seed: Seed, way: Way) -> anyhow::Result<f64> {
         let end = (first + BATCH).min(seed.readings);
         let rows: Vec<Row> = (first..end).map(|i| Row::of(seed, i, span)).collect();
         let mut tx = db.begin_write().await?;
+        wm_telemetry_ingest::seed::widen_cache(&mut tx).await?;
         match (&mut tx, way) {
-            (Tx::Sqlite(conn, _), Way::MultiRow) => {
-                let pragma = format!("PRAGMA cache_size = -{SQLITE_CACHE_KIB}");
-                sqlx::query(sqlx::AssertSqlSafe(pragma)).execute(&mut **conn).await?;
-                insert_sqlite(conn, &rows).await?;
-            }
+            (Tx::Sqlite(conn, _), Way::MultiRow) => insert_sqlite(conn, &rows).await?,
             (Tx::Postgres(conn), Way::MultiRow) => insert_postgres(conn, &rows).await?,
             (Tx::Postgres(conn), Way::Copy) => copy(conn, &rows).await?,
             (Tx::Sqlite(..), Way::Copy) => anyhow::bail!("SQLite has no COPY"),
@@ -89,9 +84,9 @@ fn per_second(count: u64, took: Duration) -> f64 {
     count as f64 / took.as_secs_f64().max(1e-9)
 }
 
-/// One reading's rows, as the seeder makes reading `i`: meter
-/// `i × meters / readings`, heard by gateway `meter % gateways`, each
-/// meter's readings consecutive and spread over the last 30 days.
+/// One reading's rows, as the seeder makes reading `i`: where
+/// `seed::reading_place` puts it in the last 30 days, heard by gateway
+/// `meter % gateways`.
 struct Row {
     event_id: String,
     activity_id: String,
@@ -104,13 +99,9 @@ struct Row {
 
 impl Row {
     fn of(seed: Seed, i: u64, (from, to): (i64, i64)) -> Row {
-        let (meters, readings) = (u128::from(seed.meters), u128::from(seed.readings));
-        let m = (u128::from(i) * meters / readings) as u64;
+        let (m, through) = wm_telemetry_ingest::seed::reading_place(i, seed.meters, seed.readings);
         let g = m % u64::from(seed.gateways);
-        // Meter m's readings are first..end, spread evenly, its last one at `to`.
-        let first_of = |m: u64| (u128::from(m) * readings).div_ceil(meters) as u64;
-        let (first, end) = (first_of(m), first_of(m + 1));
-        let at = from + ((to - from) as f64 * (i + 1 - first) as f64 / (end - first) as f64) as i64;
+        let at = from + ((to - from) as f64 * through) as i64;
         Row {
             event_id: uuid::Uuid::now_v7().to_string(),
             activity_id: uuid::Uuid::now_v7().to_string(),
@@ -128,8 +119,9 @@ const ACTIVITY: &str =
 const READINGS: &str = "INSERT INTO readings (event_id, meter_id, gateway_id, record_ml, occurred_at) VALUES ";
 
 /// `(…), (…)`: `rows` tuples of `columns` parameters, `?` on SQLite (which
-/// binds numbered ones in quadratic time), `$n` on PostgreSQL.
-fn values(rows: usize, columns: usize, numbered: bool) -> String {
+/// binds numbered ones in quadratic time), `$n` on PostgreSQL. The
+/// projection figure's reference uses it too.
+pub fn values(rows: usize, columns: usize, numbered: bool) -> String {
     let tuple = |r: usize| {
         let each: Vec<String> =
             (1..=columns).map(|c| if numbered { format!("${}", r * columns + c) } else { "?".to_owned() }).collect();

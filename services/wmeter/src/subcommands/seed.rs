@@ -58,13 +58,6 @@ fn rate(count: u64, took: Duration) -> String {
     format!("{:.1} s ({:.0} a second)", took.as_secs_f64(), count as f64 / took.as_secs_f64().max(1e-9))
 }
 
-/// SQLite's page cache on the seeding connection, in KiB (SQLite's default
-/// is 2 MiB). The devices' rows and the indexes by device (activity by
-/// gateway, readings by meter) take a batch's writes all over the file,
-/// and with the default cache most of those pages were read back from the
-/// OS (`pread`, a third of the profile at 200,000 readings).
-const SQLITE_CACHE_KIB: u32 = 1 << 20;
-
 /// Runs `write(tx, range)` over `0..count` in ranges of `batch`, a
 /// transaction each, reporting progress on standard error every 10 s.
 async fn batches(
@@ -79,10 +72,7 @@ async fn batches(
     while i < count {
         let end = (i + u64::from(batch)).min(count);
         let mut tx = db.begin_write().await?;
-        if let Tx::Sqlite(conn, _) = &mut tx {
-            let pragma = format!("PRAGMA cache_size = -{SQLITE_CACHE_KIB}");
-            sqlx::query(sqlx::AssertSqlSafe(pragma)).execute(&mut **conn).await?;
-        }
+        wm_telemetry_ingest::seed::widen_cache(&mut tx).await?;
         write(&mut tx, i..end).await?;
         tx.commit().await?;
         i = end;
@@ -112,12 +102,6 @@ fn address(prefix: u8, n: u64) -> String {
 fn position(n: u64) -> Option<GpsCoordinates> {
     let spread = |salt: u64| ((n.wrapping_mul(2_654_435_761).wrapping_add(salt) % 10_000) as f64) / 10_000.0;
     Some(GpsCoordinates { longitude: 4.75 + 0.25 * spread(1), latitude: 45.70 + 0.12 * spread(7) })
-}
-
-/// The first of `count` readings that falls on meter `m` of `meters`: the
-/// least `i` with `i × meters / count ≥ m`.
-fn first_of(m: u64, meters: u128, count: u64) -> u64 {
-    (u128::from(m) * u128::from(count)).div_ceil(meters) as u64
 }
 
 impl Network {
@@ -183,20 +167,15 @@ impl Network {
         Ok(())
     }
 
-    /// Reading `i` of `count`: meter `i × meters / count`'s, heard by its
-    /// own gateway (meter `m % gateways`). Each meter's readings are
-    /// consecutive and spread evenly over the last [`READINGS_SPAN`], its
-    /// last one now. Consecutive, so that a batch's readings fall on a few
-    /// meters: their state, their rollups and the index on (meter, time)
-    /// take a few rows each, not one per reading.
+    /// Reading `i` of `count`: on meter and at the time
+    /// [`reading_place`](wm_telemetry_ingest::seed::reading_place) says,
+    /// within the last [`READINGS_SPAN`], heard by its own gateway (meter
+    /// `m % gateways`).
     fn reading(&self, i: u64, count: u64) -> anyhow::Result<Vec<wm_proto::Envelope>> {
-        let meters = u128::from(self.meters);
-        let m = (u128::from(i) * meters / u128::from(count)) as u64;
-        // The readings of meter m are first..end.
-        let (first, end) = (first_of(m, meters, count), first_of(m + 1, meters, count));
+        let (m, through) = wm_telemetry_ingest::seed::reading_place(i, self.meters, count);
         let g = m % u64::from(self.gateways);
-        let step = READINGS_SPAN.num_microseconds().unwrap_or(0) as f64 / (end - first) as f64;
-        let at = self.now - READINGS_SPAN + chrono::Duration::microseconds((step * (i + 1 - first) as f64) as i64);
+        let span = READINGS_SPAN.num_microseconds().unwrap_or(0) as f64;
+        let at = self.now - READINGS_SPAN + chrono::Duration::microseconds((span * through) as i64);
         let serial = format!("SG{g:08}");
         let uplink = Uplink {
             message_id: Some(i + 1),
