@@ -41,20 +41,26 @@ pub fn normalize(s: &str) -> String {
 pub async fn containing<T: Table>(db: &Db, needle: &str, cap: i64) -> Result<Vec<T>, StorageError> {
     let (columns, table) = (T::COLUMNS, T::TABLE);
     if needle.chars().count() >= SHORTEST_SUFFIX {
-        // One statement: the page, each row with the range's size (read
-        // once, up to one past `COMMON`). `+registered_at`: sort what the
-        // range found, rather than walk every device newest first.
-        let range = format!("FROM {table}_suffixes WHERE suffix >= $1 AND suffix < $2 LIMIT $3");
+        // One statement: the range is read once (up to one past `COMMON`),
+        // its newest `cap` devices are fetched by their unique
+        // `registered_at`, and each row carries the range's size. The
+        // bounds are sub-selects, so PostgreSQL cannot see them when it
+        // plans: every execution has the same estimate, and it keeps one
+        // generic plan instead of planning each search anew, which took
+        // longer than running it (docs/performance.md §3). The limits are
+        // constants for the same reason: `LIMIT $n` would be estimated as a
+        // tenth of the range, and the generic plan would read every device.
+        // `+registered_at`: sort what the range found, rather than walk
+        // every device newest first.
         let sql = format!(
-            "SELECT {columns}, (SELECT count(*) FROM (SELECT 1 {range}) AS e) AS entries \
-             FROM {table} WHERE registered_at IN (SELECT registered_at {range}) ORDER BY +registered_at DESC LIMIT $4"
+            "WITH hits AS MATERIALIZED (SELECT registered_at FROM {table}_suffixes \
+             WHERE suffix >= (SELECT $1) AND suffix < (SELECT $2) LIMIT {limit}) \
+             SELECT {columns}, (SELECT count(*) FROM hits) AS entries FROM {table} WHERE registered_at IN \
+             (SELECT DISTINCT registered_at FROM hits ORDER BY registered_at DESC LIMIT {cap}) \
+             ORDER BY +registered_at DESC",
+            limit = COMMON + 1
         );
-        let binds = vec![
-            Bind::Text(needle.to_owned()),
-            Bind::Text(format!("{needle}{LAST_CHAR}")),
-            Bind::Int(COMMON + 1),
-            Bind::Int(cap),
-        ];
+        let binds = vec![Bind::Text(needle.to_owned()), Bind::Text(format!("{needle}{LAST_CHAR}"))];
         let found: Vec<Counted<T>> = fetch_all(db, sql, binds).await?;
         // None found is none held: every entry has its device.
         if found.first().is_none_or(|first| first.entries <= COMMON) {

@@ -6,9 +6,11 @@ use std::collections::BTreeSet;
 
 use reqwest::Method;
 use serde_json::{Value, json};
+use wm_device_registry::storage::{rows::MeterRow, search::containing};
 use wm_http::auth::Role;
 use wm_proto::{Payload, v1::MeterRegistered};
-use wm_storage::with_pool;
+use wm_storage::{DatabaseSettings, Db, with_pool};
+use wm_test_support::TestDb;
 
 use super::{gateway_body, register};
 use crate::helpers::{TestApp, spawn_each};
@@ -78,7 +80,7 @@ async fn the_index_holds_each_identifier_s_suffixes_through_edits_and_deletion()
 
 /// Meters `CT00000000`… loaded as `wmeter seed` loads them, a millisecond
 /// apart.
-async fn load_meters(app: &TestApp, count: u64) {
+async fn load_meters(db: &Db, count: u64) {
     let start = chrono::Utc::now() - chrono::Duration::days(1);
     let events: Vec<Payload> = (0..count)
         .map(|m| {
@@ -92,7 +94,7 @@ async fn load_meters(app: &TestApp, count: u64) {
             })
         })
         .collect();
-    let mut tx = app.db().begin_write().await.unwrap();
+    let mut tx = db.begin_write().await.unwrap();
     wm_device_registry::seed::registrations(&mut tx, &events).await.unwrap();
     tx.commit().await.unwrap();
 }
@@ -109,7 +111,7 @@ async fn serials(app: &TestApp, q: &str) -> Vec<String> {
 async fn a_common_term_and_a_rare_one_both_find_their_newest_holders_first() {
     const METERS: u64 = 5_200;
     for app in spawn_each().await {
-        load_meters(&app, METERS).await;
+        load_meters(app.db(), METERS).await;
         let newest: Vec<String> = (METERS - 100..METERS).rev().map(|m| format!("CT{m:08}")).collect();
         assert_eq!(serials(&app, "ct0").await, newest, "held by all {METERS}: the newest 100");
         let thousand: Vec<String> = (900..1000).rev().map(|m| format!("CT{m:08}")).collect();
@@ -119,4 +121,50 @@ async fn a_common_term_and_a_rare_one_both_find_their_newest_holders_first() {
         assert_eq!(serials(&app, "CT").await, newest, "shorter than any suffix");
         assert_eq!(serials(&app, "w-ct00000004").await, ["CT00000004"], "a whole name");
     }
+}
+
+/// On PostgreSQL a search is planned once per connection, not at each
+/// execution. Planning it anew took longer than running it
+/// (docs/performance.md §3). It holds at any size because the planner's
+/// estimate for a search is the same whatever its term: a generic plan is
+/// then never dearer than one made for the term, and after its first five
+/// runs PostgreSQL keeps the generic one.
+#[tokio::test]
+async fn postgresql_plans_a_search_once_and_keeps_the_plan() {
+    let Some(test_db) = TestDb::postgres().await else { return };
+    test_db.db().migrate(&wm_device_registry::MIGRATIONS).await.unwrap();
+    load_meters(test_db.db(), 300).await;
+    // Statistics, as autovacuum keeps them on a live database.
+    with_pool!(test_db.db(), pool => sqlx::query("ANALYZE").execute(pool).await.map(drop)).unwrap();
+    // One connection, so every search uses the same prepared statement.
+    let db = Db::connect(&DatabaseSettings { max_connections: 1, ..test_db.settings().clone() }).await.unwrap();
+    for m in 0..20 {
+        let found = containing::<MeterRow>(&db, &format!("CT{m:07}"), 100).await.unwrap();
+        let serials: Vec<&str> = found.iter().map(|meter| meter.serial_number.as_str()).collect();
+        let held: Vec<String> = (m * 10..m * 10 + 10).rev().map(|n| format!("CT{n:08}")).collect();
+        assert_eq!(serials, held, "CT{m:07}: its ten holders, newest first");
+    }
+    let (statement, generic, custom): (String, i64, i64) = with_pool!(&db, pool => sqlx::query_as(
+        "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements \
+         WHERE statement LIKE '%meters_suffixes%'",
+    )
+    .fetch_one(pool)
+    .await)
+    .unwrap();
+    assert!(custom <= 5 && generic + custom == 20, "generic {generic}, custom {custom}: planned at each search");
+
+    // The estimate for a term ten meters hold, and for one all 300 hold:
+    // the plan's first line, its total cost and rows.
+    let mut estimates = Vec::new();
+    for term in ["CT0000001", "CT"] {
+        let plan: Vec<String> = with_pool!(&db, pool => sqlx::query_scalar(
+            sqlx::AssertSqlSafe(format!("EXPLAIN {statement}")))
+            .bind(term)
+            .bind(format!("{term}\u{10FFFF}"))
+            .fetch_all(pool)
+            .await)
+        .unwrap();
+        estimates.push(plan[0].clone());
+    }
+    assert_eq!(estimates[0], estimates[1], "the estimate depends on the term");
 }
