@@ -9,7 +9,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
-use chrono::{TimeZone, Utc};
+use chrono::{Datelike, TimeZone, Utc};
 use wm_storage::{Db, Migrations, with_pool};
 use wm_telemetry_ingest::{
     MIGRATIONS,
@@ -139,8 +139,21 @@ async fn rows_land_in_their_month_and_a_month_past_the_retention_is_dropped_whol
     assert!(partitions_of(&db, "readings").await.contains(&this_month));
 }
 
+/// The first instant of next month, UTC, in µs.
+fn next_month() -> i64 {
+    let now = Utc::now();
+    let (year, month) = if now.month() == 12 { (now.year() + 1, 1) } else { (now.year(), now.month() + 1) };
+    Utc.with_ymd_and_hms(year, month, 1, 0, 0, 0).unwrap().timestamp_micros()
+}
+
+/// The indexes of `table`, by name.
+async fn indexes_of(db: &Db, table: &str) -> Vec<String> {
+    let sql = "SELECT indexname::text FROM pg_indexes WHERE tablename = $1 ORDER BY 1";
+    with_pool!(db, pool => sqlx::query_scalar(sql).bind(table).fetch_all(pool).await).unwrap()
+}
+
 #[tokio::test]
-async fn an_upgrade_moves_every_row_into_its_month() {
+async fn an_upgrade_keeps_the_rows_where_they_are_until_the_retention_drops_them() {
     let Some(db) = TestDb::postgres().await else { return };
     let before = Migrations {
         component: MIGRATIONS.component,
@@ -148,7 +161,15 @@ async fn an_upgrade_moves_every_row_into_its_month() {
         postgres: &MIGRATIONS.postgres[..8],
     };
     db.migrate(&before).await.unwrap();
-    for (id, at) in [("a", micros(2024, 1, 31)), ("b", micros(2024, 2, 1)), ("c", micros(2024, 2, 29))] {
+    let bound = next_month();
+    // "d" comes from a clock ahead of time, past the kept rows' bound.
+    let rows = [
+        ("a", micros(2024, 1, 31)),
+        ("b", micros(2024, 2, 1)),
+        ("c", Utc::now().timestamp_micros()),
+        ("d", bound + 10 * DAY),
+    ];
+    for (id, at) in rows {
         exec(&db, INSERT_READING, id, at).await;
         let activity = "INSERT INTO gateway_activity (event_id, gateway_id, mqtt_topic, action, occurred_at) \
                         VALUES ($1, 'g', 't', 'reading', $2)";
@@ -156,18 +177,45 @@ async fn an_upgrade_moves_every_row_into_its_month() {
         let ble = "INSERT INTO ble_activity (event_id, gateway_id, meter_id, rssi, occurred_at) VALUES ($1, 'g', 'm', -70, $2)";
         exec(&db, ble, id, at).await;
     }
+    // An operator built readings' new key beforehand, as docs/operations.md
+    // says; the other two tables get theirs from the migration.
+    let prebuilt = "CREATE UNIQUE INDEX CONCURRENTLY readings_event_time ON readings (event_id, occurred_at)";
+    with_pool!(db.db(), pool => sqlx::raw_sql(prebuilt).execute(pool).await.map(drop)).unwrap();
 
     db.migrate(&MIGRATIONS).await.unwrap();
-    for table in ["readings", "gateway_activity", "ble_activity"] {
-        let expected: Vec<(String, String)> = [("a", "202401"), ("b", "202402"), ("c", "202402")]
-            .map(|(id, month)| (id.to_owned(), format!("{table}_m{month}")))
-            .into();
+    let month = |at: i64| Utc.timestamp_micros(at).unwrap().format("%Y%m").to_string();
+    let (kept_month, ahead_month) = (month(bound), month(bound + 10 * DAY));
+    for (table, indexes) in [("readings", 2), ("gateway_activity", 4), ("ble_activity", 3)] {
+        let kept = format!("{table}_before_{kept_month}");
+        let expected: Vec<(String, String)> = [("a", &kept), ("b", &kept), ("c", &kept)]
+            .map(|(id, part)| (id.to_owned(), part.clone()))
+            .into_iter()
+            .chain([("d".to_owned(), format!("{table}_m{ahead_month}"))])
+            .collect();
         assert_eq!(placement(&db, table).await, expected, "{table}");
+        // Kept, not copied: its indexes are the old ones, renamed, and the
+        // new key, each once (readings' the one built beforehand).
+        let held = indexes_of(&db, &kept).await;
+        assert_eq!(held.len(), indexes, "{held:?}");
+        assert!(held.contains(&format!("{kept}_pkey")), "{held:?}");
     }
-    let sql = "SELECT meter_id, gateway_id, record_ml, occurred_at FROM readings WHERE event_id = 'c'";
+    let left = "SELECT count(*) FROM pg_class WHERE relname LIKE '%unpartitioned%'";
+    assert_eq!(with_pool!(db.db(), pool => sqlx::query_scalar::<_, i64>(left).fetch_one(pool).await).unwrap(), 0);
+    let sql = "SELECT meter_id, gateway_id, record_ml, occurred_at FROM readings WHERE event_id = 'b'";
     let row: (String, String, i64, i64) =
         with_pool!(db.db(), pool => sqlx::query_as(sql).fetch_one(pool).await).unwrap();
-    assert_eq!(row, ("m".to_owned(), "g".to_owned(), 1, micros(2024, 2, 29)));
+    assert_eq!(row, ("m".to_owned(), "g".to_owned(), 1, micros(2024, 2, 1)));
+
+    // Delivered again, a kept event is kept once; the months the kept rows
+    // cover are not made again.
+    exec(&db, INSERT_READING, "a", micros(2024, 1, 31)).await;
+    assert_eq!(count(&db, "readings").await, 4);
+    assert_eq!(partitions::cover(&db, micros(2024, 1, 1), micros(2024, 2, 28)).await.unwrap(), 0);
+
+    // Once the retention reaches the bound, the kept rows go whole.
+    assert_eq!(partitions::drop_before(&db, bound - 1).await.unwrap(), 0);
+    assert_eq!(partitions::drop_before(&db, bound).await.unwrap(), 3);
+    assert_eq!(placement(&db, "readings").await, [("d".to_owned(), format!("readings_m{ahead_month}"))]);
 }
 
 #[tokio::test]

@@ -11,11 +11,27 @@
 -- A partitioned table's unique keys must hold its partition key, so the
 -- event id is unique with its time: an event delivered again carries the
 -- same time, and `ON CONFLICT DO NOTHING` still keeps it once.
+--
+-- An upgrade copies nothing: each table that holds rows becomes, as it is,
+-- the partition of everything before next month, `<table>_before_YYYYMM`,
+-- dropped whole once the retention has passed its end. It costs one index
+-- build (the new key) and one scan (the bound's check) per table, not a copy
+-- of every row and every index (docs/operations.md, "Upgrades").
+
+-- Where `parent`'s partition of the rows kept from before partitioning
+-- ends (µs since the epoch), or NULL when it has none.
+CREATE FUNCTION telemetry_kept_end(parent TEXT) RETURNS BIGINT
+LANGUAGE sql STABLE AS $$
+    SELECT max((extract(epoch FROM to_date(right(c.relname, 6), 'YYYYMM')::timestamp) * 1000000)::BIGINT)
+    FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+    WHERE i.inhparent = to_regclass(parent) AND c.relname ~ '_before_[0-9]{6}$'
+$$;
 
 -- Creates `parent`'s partition for the month starting on `first_day`, unless
--- it exists, moving into it the rows the default partition held for that
--- month. ATTACH takes a lighter lock on the parent than CREATE … PARTITION
--- OF, so writers to the other months carry on.
+-- it exists or the rows kept from before partitioning cover that month,
+-- moving into it the rows the default partition held for the month. ATTACH
+-- takes a lighter lock on the parent than CREATE … PARTITION OF, so writers
+-- to the other months carry on.
 CREATE FUNCTION telemetry_month_partition(parent TEXT, first_day DATE) RETURNS BOOLEAN
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -23,7 +39,7 @@ DECLARE
     low BIGINT := (extract(epoch FROM first_day::timestamp) * 1000000)::BIGINT;
     high BIGINT := (extract(epoch FROM (first_day + INTERVAL '1 month')::timestamp) * 1000000)::BIGINT;
 BEGIN
-    IF to_regclass(part) IS NOT NULL THEN
+    IF to_regclass(part) IS NOT NULL OR high <= telemetry_kept_end(parent) THEN
         RETURN FALSE;
     END IF;
     EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS)', part, parent);
@@ -58,8 +74,9 @@ BEGIN
     RETURN created;
 END $$;
 
--- Drops every month partition that ends at or before `before_us`: all its
--- rows are past the retention. Returns how many it dropped.
+-- Drops every partition that ends at or before `before_us`, a month's or
+-- the one kept from before partitioning: all its rows are past the
+-- retention. Returns how many it dropped.
 CREATE FUNCTION telemetry_partitions_drop_before(before_us BIGINT) RETURNS INTEGER
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -74,8 +91,10 @@ BEGIN
         WHERE p.relname IN ('readings', 'gateway_activity', 'ble_activity')
           AND p.relnamespace = c.relnamespace
           AND c.relnamespace = to_regnamespace(current_schema())
-          AND c.relname ~ '_m[0-9]{6}$'
-          AND (extract(epoch FROM to_date(right(c.relname, 6), 'YYYYMM') + INTERVAL '1 month') * 1000000)::BIGINT
+          AND c.relname ~ '_(m|before_)[0-9]{6}$'
+          AND (extract(epoch FROM CASE WHEN c.relname ~ '_before_[0-9]{6}$'
+                   THEN to_date(right(c.relname, 6), 'YYYYMM')::timestamp
+                   ELSE to_date(right(c.relname, 6), 'YYYYMM') + INTERVAL '1 month' END) * 1000000)::BIGINT
               <= before_us
     LOOP
         EXECUTE format('DROP TABLE %I', part.relname);
@@ -87,6 +106,9 @@ END $$;
 ALTER TABLE gateway_activity RENAME TO gateway_activity_unpartitioned;
 ALTER TABLE ble_activity RENAME TO ble_activity_unpartitioned;
 ALTER TABLE readings RENAME TO readings_unpartitioned;
+ALTER INDEX gateway_activity_pkey RENAME TO gateway_activity_unpartitioned_pkey;
+ALTER INDEX ble_activity_pkey RENAME TO ble_activity_unpartitioned_pkey;
+ALTER INDEX readings_pkey RENAME TO readings_unpartitioned_pkey;
 ALTER INDEX gateway_activity_time RENAME TO gateway_activity_unpartitioned_time;
 ALTER INDEX gateway_activity_gateway RENAME TO gateway_activity_unpartitioned_gateway;
 ALTER INDEX gateway_activity_meter RENAME TO gateway_activity_unpartitioned_meter;
@@ -131,23 +153,57 @@ CREATE TABLE readings (
 CREATE INDEX readings_meter ON readings (meter_id, occurred_at);
 CREATE TABLE readings_default PARTITION OF readings DEFAULT;
 
--- The months already holding rows, and the one before this one to the one
--- after next, get their partitions before the rows move in.
-SELECT telemetry_partitions_cover(m, m) FROM (
-    SELECT DISTINCT occurred_at - occurred_at % 86400000000 AS m FROM (
-        SELECT occurred_at FROM gateway_activity_unpartitioned
-        UNION ALL SELECT occurred_at FROM ble_activity_unpartitioned
-        UNION ALL SELECT occurred_at FROM readings_unpartitioned
-    ) t
-) days;
+-- Makes `<parent>_unpartitioned` the partition of `parent` for every row
+-- before the month starting on `bound_day`, or drops it when empty. Rows at
+-- or after the bound (a clock ahead of time) move to the new table.
+-- The old key gives way to `(event_id, occurred_at)`, built once and used as
+-- the primary key; the other indexes are the parent's already, so ATTACH
+-- takes them as they are, and skips its own scan thanks to the checked
+-- bound.
+CREATE FUNCTION telemetry_keep_unpartitioned(parent TEXT, bound_day DATE) RETURNS VOID
+LANGUAGE plpgsql AS $$
+DECLARE
+    old TEXT := parent || '_unpartitioned';
+    kept TEXT := parent || '_before_' || to_char(bound_day, 'YYYYMM');
+    bound BIGINT := (extract(epoch FROM bound_day::timestamp) * 1000000)::BIGINT;
+    held BOOLEAN;
+    idx TEXT;
+    bound_check TEXT := format('ALTER TABLE %I ADD CONSTRAINT %I CHECK (occurred_at < %s)', old, old || '_bound', bound);
+BEGIN
+    EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I)', old) INTO held;
+    IF NOT held THEN
+        EXECUTE format('DROP TABLE %I', old);
+        RETURN;
+    END IF;
+    -- Built beforehand with CONCURRENTLY under this name, it is not built
+    -- again (docs/operations.md, "Upgrades").
+    EXECUTE format('CREATE UNIQUE INDEX IF NOT EXISTS %I ON %I (event_id, occurred_at)', parent || '_event_time', old);
+    EXECUTE format('ALTER TABLE %I DROP CONSTRAINT %I', old, old || '_pkey');
+    EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I PRIMARY KEY USING INDEX %I', old, old || '_pkey', parent || '_event_time');
+    -- One scan when no row is past the bound, the usual case.
+    BEGIN
+        EXECUTE bound_check;
+    EXCEPTION WHEN check_violation THEN
+        EXECUTE format(
+            'WITH moved AS (DELETE FROM %I WHERE occurred_at >= $1 RETURNING *) INSERT INTO %I SELECT * FROM moved',
+            old, parent) USING bound;
+        EXECUTE bound_check;
+    END;
+    EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (MINVALUE) TO (%s)', parent, old, bound);
+    EXECUTE format('ALTER TABLE %I DROP CONSTRAINT %I', old, old || '_bound');
+    FOR idx IN SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = old::regclass LOOP
+        EXECUTE format('ALTER INDEX %I RENAME TO %I', idx, replace(idx, old, kept));
+    END LOOP;
+    EXECUTE format('ALTER TABLE %I RENAME TO %I', old, kept);
+END $$;
+
+SELECT telemetry_keep_unpartitioned(t, (date_trunc('month', now() AT TIME ZONE 'UTC') + INTERVAL '1 month')::DATE)
+FROM unnest(ARRAY['gateway_activity', 'ble_activity', 'readings']) AS t;
+DROP FUNCTION telemetry_keep_unpartitioned(TEXT, DATE);
+
+-- The month before this one to the one after next; those the kept rows
+-- cover are skipped.
 SELECT telemetry_partitions_cover(
     (extract(epoch FROM now() - INTERVAL '1 month') * 1000000)::BIGINT,
     (extract(epoch FROM now() + INTERVAL '2 months') * 1000000)::BIGINT
 );
-
-INSERT INTO gateway_activity SELECT * FROM gateway_activity_unpartitioned;
-INSERT INTO ble_activity SELECT * FROM ble_activity_unpartitioned;
-INSERT INTO readings SELECT * FROM readings_unpartitioned;
-DROP TABLE gateway_activity_unpartitioned;
-DROP TABLE ble_activity_unpartitioned;
-DROP TABLE readings_unpartitioned;

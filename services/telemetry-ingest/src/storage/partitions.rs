@@ -7,7 +7,8 @@ use wm_storage::{Db, StorageError};
 
 /// Makes sure every month from the one holding `from_us` to the one holding
 /// `to_us` (µs since the epoch) has its partitions; returns how many were
-/// created. Rows a default partition held for such a month move into it.
+/// created. Rows a default partition held for such a month move into it;
+/// a month the rows kept by an upgrade cover is not made.
 pub async fn cover(db: &Db, from_us: i64, to_us: i64) -> Result<i32, StorageError> {
     match db {
         Db::Sqlite(_) => Ok(0),
@@ -19,8 +20,8 @@ pub async fn cover(db: &Db, from_us: i64, to_us: i64) -> Result<i32, StorageErro
     }
 }
 
-/// Drops the month partitions that end at or before `before_us`; returns
-/// how many. The rows of the month `before_us` falls in are deleted one by
+/// Drops the partitions that end at or before `before_us`, months and the
+/// one an upgrade kept its rows in (migration 9); returns how many. The rows of the month `before_us` falls in are deleted one by
 /// one ([`super::retention::prune`]).
 pub async fn drop_before(db: &Db, before_us: i64) -> Result<i32, StorageError> {
     match db {
