@@ -1,7 +1,7 @@
 use std::{path::Path, str::FromStr, time::Duration};
 
 use sqlx::{
-    PgPool, SqlitePool,
+    Connection, PgPool, SqlitePool,
     postgres::{PgConnectOptions, PgPoolOptions},
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
@@ -170,6 +170,16 @@ async fn connect_sqlite(settings: &DatabaseSettings, acquire: Duration) -> Resul
         .map_err(|source| StorageError::Connect { backend: "sqlite", source })
 }
 
+/// How long a pooled PostgreSQL connection may sit idle before the pool
+/// pings it ahead of lending it. One idle that long may have been closed
+/// meanwhile by the server (a restart, a failover) or by something on the
+/// way (an idle timeout), and the ping replaces it before a query fails on
+/// it. Under load a connection is lent again within milliseconds and goes
+/// straight to its statement: sqlx's default pinged before every one, a
+/// round trip to the server each, on top of the statement and of the ping
+/// sqlx makes when the connection comes back (docs/performance.md §3).
+const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
+
 async fn connect_postgres(settings: &DatabaseSettings, acquire: Duration) -> Result<PgPool, StorageError> {
     let options = PgConnectOptions::from_str(&settings.url)
         .map_err(|e| StorageError::InvalidSettings { key: "database.url", message: e.to_string() })?
@@ -177,6 +187,15 @@ async fn connect_postgres(settings: &DatabaseSettings, acquire: Duration) -> Res
     PgPoolOptions::new()
         .max_connections(settings.max_connections)
         .acquire_timeout(acquire)
+        .test_before_acquire(false)
+        .before_acquire(|connection, meta| {
+            Box::pin(async move {
+                if meta.idle_for >= PING_AFTER_IDLE {
+                    connection.ping().await?;
+                }
+                Ok(true)
+            })
+        })
         .connect_with(options)
         .await
         .map_err(|source| StorageError::Connect { backend: "postgres", source })

@@ -299,3 +299,21 @@ async fn connections_count_what_is_lent_out_against_the_maximum() {
         assert_eq!(left.in_use(), lent.in_use() - 1, "{:?}: {left:?}", db.backend());
     }
 }
+
+/// A PostgreSQL connection the server closed while it sat idle in the pool
+/// (a restart, a failover) is replaced before a query fails on it: the pool
+/// pings a connection idle for a second or more before lending it.
+#[tokio::test]
+async fn a_postgresql_connection_closed_while_idle_is_replaced_before_a_query_fails_on_it() {
+    let Some(test_db) = TestDb::postgres().await else { return };
+    let db = Db::connect(&DatabaseSettings { max_connections: 1, ..test_db.settings().clone() }).await.unwrap();
+    let (Db::Postgres(pool), Db::Postgres(admin)) = (&db, test_db.db()) else { panic!("two PostgreSQL pools") };
+    let pid = "SELECT pg_backend_pid()";
+    let first: i32 = sqlx::query_scalar(pid).fetch_one(pool).await.unwrap();
+    let closed: bool =
+        sqlx::query_scalar("SELECT pg_terminate_backend($1)").bind(first).fetch_one(admin).await.unwrap();
+    assert!(closed);
+    tokio::time::sleep(std::time::Duration::from_millis(1_200)).await;
+    let second: i32 = sqlx::query_scalar(pid).fetch_one(pool).await.unwrap();
+    assert_ne!(first, second, "a new connection");
+}
