@@ -18,11 +18,23 @@
 -- build (the new key) and one scan (the bound's check) per table, not a copy
 -- of every row and every index (docs/operations.md, "Upgrades").
 
+-- Where the partition named `part` ends (µs since the epoch): a month's,
+-- `<table>_mYYYYMM`, at the end of that month; the one of the rows kept
+-- from before partitioning, `<table>_before_YYYYMM`, at its start. NULL
+-- for any other name (the default partition).
+CREATE FUNCTION telemetry_partition_end(part TEXT) RETURNS BIGINT
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT (extract(epoch FROM CASE
+        WHEN part ~ '_before_[0-9]{6}$' THEN to_date(right(part, 6), 'YYYYMM')::timestamp
+        WHEN part ~ '_m[0-9]{6}$' THEN to_date(right(part, 6), 'YYYYMM') + INTERVAL '1 month'
+    END) * 1000000)::BIGINT
+$$;
+
 -- Where `parent`'s partition of the rows kept from before partitioning
--- ends (µs since the epoch), or NULL when it has none.
+-- ends, or NULL when it has none.
 CREATE FUNCTION telemetry_kept_end(parent TEXT) RETURNS BIGINT
 LANGUAGE sql STABLE AS $$
-    SELECT max((extract(epoch FROM to_date(right(c.relname, 6), 'YYYYMM')::timestamp) * 1000000)::BIGINT)
+    SELECT max(telemetry_partition_end(c.relname))
     FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
     WHERE i.inhparent = to_regclass(parent) AND c.relname ~ '_before_[0-9]{6}$'
 $$;
@@ -91,11 +103,7 @@ BEGIN
         WHERE p.relname IN ('readings', 'gateway_activity', 'ble_activity')
           AND p.relnamespace = c.relnamespace
           AND c.relnamespace = to_regnamespace(current_schema())
-          AND c.relname ~ '_(m|before_)[0-9]{6}$'
-          AND (extract(epoch FROM CASE WHEN c.relname ~ '_before_[0-9]{6}$'
-                   THEN to_date(right(c.relname, 6), 'YYYYMM')::timestamp
-                   ELSE to_date(right(c.relname, 6), 'YYYYMM') + INTERVAL '1 month' END) * 1000000)::BIGINT
-              <= before_us
+          AND telemetry_partition_end(c.relname) <= before_us
     LOOP
         EXECUTE format('DROP TABLE %I', part.relname);
         dropped := dropped + 1;

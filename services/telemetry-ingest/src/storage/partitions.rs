@@ -21,8 +21,9 @@ pub async fn cover(db: &Db, from_us: i64, to_us: i64) -> Result<i32, StorageErro
 }
 
 /// Drops the partitions that end at or before `before_us`, months and the
-/// one an upgrade kept its rows in (migration 9); returns how many. The rows of the month `before_us` falls in are deleted one by
-/// one ([`super::retention::prune`]).
+/// one an upgrade kept its rows in (migration 9); returns how many. The
+/// rows of the month `before_us` falls in are deleted one by one
+/// ([`super::retention::prune`]).
 pub async fn drop_before(db: &Db, before_us: i64) -> Result<i32, StorageError> {
     match db {
         Db::Sqlite(_) => Ok(0),
