@@ -12,7 +12,7 @@ PROFILE ?= demo
 TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
 WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
 
-.PHONY: help run test deps build web test-rust test-web test-e2e test-faults test-upgrade fuzz soak login-storm bench bench-smoke bench-scale lint validate-deploy fmt clean
+.PHONY: help run test deps build web test-rust test-web test-e2e test-faults test-upgrade fuzz soak login-storm bench bench-smoke bench-scale lint validate-deploy fmt proto clean
 
 help:
 	@echo "make run    build everything and start w-meter (embedded mode, demo network) on http://127.0.0.1:8080"
@@ -108,6 +108,10 @@ deps:
 
 fmt:
 	$(CARGO) fmt --all
+
+## proto: write libs/wm-proto/src/generated anew from proto/wmeter/v1 (a test fails until it is).
+proto:
+	WM_PROTO_WRITE=1 $(CARGO) test -p wm-proto --test events generated
 
 clean:
 	$(CARGO) clean

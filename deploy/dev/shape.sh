@@ -4,7 +4,8 @@
 #   - handlers build no ApiError by hand, and routes see no raw sqlx::Error;
 #   - no SQL in any service's routes/ (storage/ holds it);
 #   - every handler the API description documents runs in a span of its own;
-#   - no source file is over 400 lines (a longer one becomes a folder);
+#   - no source file is over 400 lines (a longer one becomes a folder), but
+#     for generated code (`*/src/generated/*`, written by a tool, never by hand);
 #   - no import cycle between the files of a crate (deploy/dev/cycles.py).
 # Prints every breach, then fails if there was one.
 set -euo pipefail
@@ -43,7 +44,7 @@ while read -r lines file; do
   if [ "$lines" -gt 400 ]; then
     breach "$file has $lines lines (at most 400: make it a folder module)"
   fi
-done < <(git ls-files -- '*.rs' '*.ts' '*.tsx' '*.js' '*.mjs' '*.sh' '*.py' '*.css' '*.sql' '*.proto' | xargs wc -l)
+done < <(git ls-files -- '*.rs' '*.ts' '*.tsx' '*.js' '*.mjs' '*.sh' '*.py' '*.css' '*.sql' '*.proto' ':!:*/src/generated/*' | xargs wc -l)
 
 python3 deploy/dev/cycles.py || failed=1
 

@@ -2,16 +2,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use prost::Message;
-use prost_types::FileDescriptorSet;
-use wm_proto::{FILE_DESCRIPTOR_SET, topics};
+use wm_proto::topics;
 
-use crate::samples;
+use crate::{generated, samples};
 
 /// The message name and field number of every `Envelope.payload` variant,
 /// read from the compiled schema rather than from the Rust code.
 fn payload_fields_in_schema() -> BTreeMap<String, i32> {
-    let fds = FileDescriptorSet::decode(FILE_DESCRIPTOR_SET).expect("descriptor set decodes");
+    let fds = generated::descriptor_set();
     let envelope = fds
         .file
         .iter()

@@ -4,5 +4,6 @@
 
 mod coverage;
 mod garbage;
+mod generated;
 mod round_trip;
 mod samples;
