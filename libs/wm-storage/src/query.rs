@@ -113,6 +113,41 @@ macro_rules! bind_each {
     }};
 }
 
+/// Implements `sqlx::FromRow` on both databases' rows for a struct whose
+/// fields are columns of the same names, as `#[derive(sqlx::FromRow)]` would.
+/// `..field` decodes that field, itself a row type, from the same row (the
+/// derive's `#[sqlx(flatten)]`). A field left out or misnamed does not compile.
+///
+/// The derive is not used because its proc macro builds a second sqlx, with
+/// both database drivers, tokio and rustls, for the compiler: a tenth of a
+/// first build (docs/performance.md §7).
+///
+/// ```ignore
+/// struct Row { id: String, name: Option<String> }
+/// wm_storage::from_row!(Row { id, name });
+/// struct Counted { row: Row, total: i64 }
+/// wm_storage::from_row!(Counted { ..row, total });
+/// ```
+#[macro_export]
+macro_rules! from_row {
+    (@impl $row:ty, $name:ident { $($flat:ident)* } { $($field:ident)* }) => {
+        impl<'r> $crate::__sqlx::FromRow<'r, $row> for $name {
+            fn from_row(row: &'r $row) -> ::std::result::Result<Self, $crate::__sqlx::Error> {
+                #[allow(unused_imports)]
+                use $crate::__sqlx::Row as _;
+                Ok(Self {
+                    $($flat: $crate::__sqlx::FromRow::from_row(row)?,)*
+                    $($field: row.try_get(stringify!($field))?,)*
+                })
+            }
+        }
+    };
+    ($name:ident { $(..$flat:ident,)* $($field:ident),* $(,)? }) => {
+        $crate::from_row!(@impl $crate::__sqlx::sqlite::SqliteRow, $name { $($flat)* } { $($field)* });
+        $crate::from_row!(@impl $crate::__sqlx::postgres::PgRow, $name { $($flat)* } { $($field)* });
+    };
+}
+
 /// A row type both databases can decode.
 pub trait Row: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin {}
 

@@ -6,7 +6,6 @@ use wm_storage::{Db, StorageError, Tx, execute, with_pool};
 
 use crate::domain::api_key::ApiKey;
 
-#[derive(sqlx::FromRow)]
 struct Row {
     id: String,
     name: String,
@@ -20,6 +19,19 @@ struct Row {
     last_used_address: Option<String>,
     creator: Option<String>,
 }
+wm_storage::from_row!(Row {
+    id,
+    name,
+    prefix,
+    role,
+    created_at,
+    created_by,
+    expires_at,
+    revoked_at,
+    last_used_at,
+    last_used_address,
+    creator
+});
 
 fn time(field: &'static str, micros: i64) -> Result<DateTime<Utc>, StorageError> {
     DateTime::from_timestamp_micros(micros).ok_or_else(|| StorageError::Corrupt { field, value: micros.to_string() })

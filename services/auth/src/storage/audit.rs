@@ -46,7 +46,6 @@ pub struct AuditEntry {
     pub detail: String,
 }
 
-#[derive(sqlx::FromRow)]
 struct Row {
     event_id: String,
     occurred_at: i64,
@@ -61,6 +60,20 @@ struct Row {
     outcome: String,
     detail: String,
 }
+wm_storage::from_row!(Row {
+    event_id,
+    occurred_at,
+    actor,
+    username,
+    role,
+    source_ip,
+    action,
+    target_id,
+    before_json,
+    after_json,
+    outcome,
+    detail
+});
 
 impl From<Row> for AuditEntry {
     fn from(row: Row) -> Self {
@@ -183,12 +196,11 @@ const NEWEST_FIRST: &str = "ORDER BY a.occurred_at DESC, a.event_id DESC";
 /// empty first page is an empty trail. Only a later page past the end
 /// counts on its own.
 pub async fn page(db: &Db, filter: &AuditFilter, page: i64, max: i64) -> Result<(Vec<AuditEntry>, i64), StorageError> {
-    #[derive(sqlx::FromRow)]
     struct Counted {
-        #[sqlx(flatten)]
         row: Row,
         total: i64,
     }
+    wm_storage::from_row!(Counted { ..row, total });
     let mut c = filter.conditions();
     let where_clause = c.where_clause();
     let (limit, offset) = (c.bind(Bind::Int(max)), c.bind(Bind::Int((page - 1) * max)));

@@ -66,7 +66,6 @@ pub struct Family {
     pub user_id: String,
 }
 
-#[derive(sqlx::FromRow)]
 struct Row {
     family_id: String,
     user_id: String,
@@ -74,6 +73,7 @@ struct Row {
     rotated_at: Option<i64>,
     revoked_at: Option<i64>,
 }
+wm_storage::from_row!(Row { family_id, user_id, expires_at, rotated_at, revoked_at });
 
 /// Starts a family for `user_id` (a login) and returns its first token.
 pub async fn start(

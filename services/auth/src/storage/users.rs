@@ -8,7 +8,6 @@ use crate::domain::{
     user::User,
 };
 
-#[derive(sqlx::FromRow)]
 struct Row {
     id: String,
     username: String,
@@ -18,6 +17,7 @@ struct Row {
     token_version: i64,
     must_change_password: bool,
 }
+wm_storage::from_row!(Row { id, username, role, disabled, created_at, token_version, must_change_password });
 
 impl TryFrom<Row> for User {
     type Error = StorageError;
@@ -78,12 +78,11 @@ pub async fn search(db: &Db, text: &str) -> Result<Vec<User>, StorageError> {
 /// The user named `username` (any case) and their password hash, for a
 /// sign-in.
 pub async fn find_for_login(db: &Db, username: &str) -> Result<Option<(User, String)>, StorageError> {
-    #[derive(sqlx::FromRow)]
     struct WithHash {
-        #[sqlx(flatten)]
         row: Row,
         password_hash: String,
     }
+    wm_storage::from_row!(WithHash { ..row, password_hash });
     let sql = format!("SELECT {COLUMNS}, password_hash FROM users WHERE lower(username) = lower($1)");
     let found: Option<WithHash> =
         with_pool!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(username).fetch_optional(pool).await)?;

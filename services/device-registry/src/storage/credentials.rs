@@ -10,7 +10,6 @@ use wm_storage::{Db, StorageError, Tx, execute, with_pool, with_tx};
 use super::{from_micros, micros};
 use crate::domain::credential::{Credential, Kind};
 
-#[derive(sqlx::FromRow)]
 struct Row {
     id: String,
     gateway_id: String,
@@ -21,6 +20,7 @@ struct Row {
     expires_at: Option<i64>,
     revoked_at: Option<i64>,
 }
+wm_storage::from_row!(Row { id, gateway_id, serial_number, kind, fingerprint, created_at, expires_at, revoked_at });
 
 impl Row {
     fn into_credential(self) -> Result<Credential, StorageError> {

@@ -50,7 +50,6 @@ async fn finest(db: &Db, (meter_lost, gateway_lost): (i64, i64)) -> Result<Vec<C
 }
 
 /// A cell as stored and read.
-#[derive(sqlx::FromRow)]
 struct Row {
     x: i64,
     y: i64,
@@ -70,6 +69,25 @@ struct Row {
     sample_kind: String,
     sample_name: String,
 }
+wm_storage::from_row!(Row {
+    x,
+    y,
+    meters,
+    gateways,
+    lon_sum,
+    lat_sum,
+    lost,
+    down,
+    critical,
+    unhealthy,
+    min_lon,
+    min_lat,
+    max_lon,
+    max_lat,
+    sample_id,
+    sample_kind,
+    sample_name
+});
 
 impl Row {
     fn cell(self, level: u32) -> Cell {
@@ -153,7 +171,6 @@ pub async fn cells(
 pub async fn extent(db: &Db) -> Result<Option<([f64; 4], i64)>, StorageError> {
     let sql = "SELECT MIN(min_lon) AS w, MIN(min_lat) AS s, MAX(max_lon) AS e, MAX(max_lat) AS n, \
                CAST(SUM(meters + gateways) AS BIGINT) AS devices FROM map_cells WHERE level = $1";
-    #[derive(sqlx::FromRow)]
     struct Extent {
         w: Option<f64>,
         s: Option<f64>,
@@ -161,6 +178,7 @@ pub async fn extent(db: &Db) -> Result<Option<([f64; 4], i64)>, StorageError> {
         n: Option<f64>,
         devices: Option<i64>,
     }
+    wm_storage::from_row!(Extent { w, s, e, n, devices });
     let row: Option<Extent> =
         query::fetch_optional(db, sql.to_owned(), vec![Bind::Int(i64::from(map::COARSEST))]).await?;
     Ok(row.and_then(|x| Some(([x.w?, x.s?, x.e?, x.n?], x.devices?))))

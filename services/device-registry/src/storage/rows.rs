@@ -14,7 +14,7 @@ pub const GATEWAY_COLUMNS: &str = "id, serial_number, device_name, imei, phone_n
 pub const METER_COLUMNS: &str = "id, serial_number, device_name, ble_address, longitude, latitude, registered_at, \
      lastseen, total_consumption_ml, critical, device_status, last_gateway_id, valve_command_id, valve_command_status";
 
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GatewayRow {
     pub id: String,
     pub serial_number: String,
@@ -32,8 +32,25 @@ pub struct GatewayRow {
     pub records_count: i64,
     pub water_meters_count: i64,
 }
+wm_storage::from_row!(GatewayRow {
+    id,
+    serial_number,
+    device_name,
+    imei,
+    phone_number,
+    ble_address,
+    mac_address,
+    longitude,
+    latitude,
+    registered_at,
+    lastseen,
+    session_online,
+    discovered_peripherals_count,
+    records_count,
+    water_meters_count
+});
 
-#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MeterRow {
     pub id: String,
     pub serial_number: String,
@@ -50,6 +67,22 @@ pub struct MeterRow {
     pub valve_command_id: Option<String>,
     pub valve_command_status: Option<String>,
 }
+wm_storage::from_row!(MeterRow {
+    id,
+    serial_number,
+    device_name,
+    ble_address,
+    longitude,
+    latitude,
+    registered_at,
+    lastseen,
+    total_consumption_ml,
+    critical,
+    device_status,
+    last_gateway_id,
+    valve_command_id,
+    valve_command_status
+});
 
 fn gps(longitude: Option<f64>, latitude: Option<f64>) -> Result<Option<GpsCoordinates>, InvalidEvent> {
     match (longitude, latitude) {

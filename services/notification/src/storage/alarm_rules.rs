@@ -12,7 +12,6 @@ use wm_storage::{
 
 use crate::domain::alarm_rule::AlarmRule;
 
-#[derive(sqlx::FromRow)]
 struct Row {
     id: String,
     name: String,
@@ -24,6 +23,17 @@ struct Row {
     updated_at: i64,
     has_secret: bool,
 }
+wm_storage::from_row!(Row {
+    id,
+    name,
+    enabled,
+    match_json,
+    channel_json,
+    group_window_secs,
+    created_at,
+    updated_at,
+    has_secret
+});
 
 impl TryFrom<Row> for (AlarmRule, bool) {
     type Error = StorageError;

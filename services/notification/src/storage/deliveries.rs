@@ -58,7 +58,6 @@ pub enum After {
     Abandoned(String),
 }
 
-#[derive(sqlx::FromRow)]
 struct Row {
     id: String,
     rule_id: String,
@@ -70,6 +69,7 @@ struct Row {
     attempts: i64,
     reason: Option<String>,
 }
+wm_storage::from_row!(Row { id, rule_id, test, status, alarms_json, created_at, due_at, attempts, reason });
 
 fn time(field: &'static str, micros: i64) -> Result<DateTime<Utc>, StorageError> {
     DateTime::from_timestamp_micros(micros).ok_or_else(|| StorageError::Corrupt { field, value: micros.to_string() })

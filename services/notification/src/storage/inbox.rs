@@ -9,7 +9,7 @@ use wm_storage::{
 };
 
 /// A notification (spec §3), as the API and the stream show it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Notification {
     /// Orders a user's notifications; the stream's event id.
@@ -40,6 +40,19 @@ pub struct Notification {
     #[schema(value_type = String, example = "2026-11-22T09:32:00.000000Z")]
     pub created_at: i64,
 }
+wm_storage::from_row!(Notification {
+    seq,
+    id,
+    user_id,
+    device_name,
+    device_id,
+    device_kind,
+    event,
+    status,
+    kind,
+    params,
+    created_at
+});
 
 /// Stored JSON text, served as the object it holds (`{}` if it holds none).
 fn json_object<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {

@@ -102,19 +102,19 @@ pub struct AlarmCounts {
 }
 
 /// A user an alarm can be assigned to.
-#[derive(Clone, Debug, Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Assignable {
     pub user_id: String,
     pub username: String,
     pub role: String,
 }
+wm_storage::from_row!(Assignable { user_id, username, role });
 
 const SELECT: &str = "SELECT a.alarm_id, a.device_id, a.device_kind, a.alarm_type, a.severity, a.status, a.details, \
     a.raised_by, a.raised_at, a.assignee, a.acknowledged_by, a.acknowledged_at, a.cleared_by, a.cleared_at, \
     a.closed_by, a.closed_at, a.updated_at FROM alarms a";
 
-#[derive(sqlx::FromRow)]
 struct Row {
     alarm_id: String,
     device_id: String,
@@ -134,6 +134,25 @@ struct Row {
     closed_at: Option<i64>,
     updated_at: i64,
 }
+wm_storage::from_row!(Row {
+    alarm_id,
+    device_id,
+    device_kind,
+    alarm_type,
+    severity,
+    status,
+    details,
+    raised_by,
+    raised_at,
+    assignee,
+    acknowledged_by,
+    acknowledged_at,
+    cleared_by,
+    cleared_at,
+    closed_by,
+    closed_at,
+    updated_at
+});
 
 /// A page of the alarms `filter` selects.
 pub async fn list(db: &Db, filter: &AlarmFilter, page: &Page) -> Result<AlarmPage, StorageError> {

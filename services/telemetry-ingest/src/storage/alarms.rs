@@ -13,7 +13,6 @@ use crate::domain::alarm::{self, Alarm, Severity, Status};
 /// The columns [`Row`] reads.
 const COLUMNS: &str = "alarm_id, device_id, device_kind, alarm_type, severity, status, assignee, raised_at";
 
-#[derive(sqlx::FromRow)]
 struct Row {
     alarm_id: String,
     device_id: String,
@@ -24,6 +23,7 @@ struct Row {
     assignee: Option<String>,
     raised_at: i64,
 }
+wm_storage::from_row!(Row { alarm_id, device_id, device_kind, alarm_type, severity, status, assignee, raised_at });
 
 impl TryFrom<Row> for Alarm {
     type Error = StorageError;

@@ -36,7 +36,6 @@ async fn newest<T: query::Row>(db: &Db, table: &str, columns: &str, slice: &Slic
     query::fetch_all(db, sql, conditions.into_binds()).await
 }
 
-#[derive(sqlx::FromRow)]
 struct ActivityRow {
     event_id: String,
     gateway_id: String,
@@ -45,6 +44,7 @@ struct ActivityRow {
     action: String,
     occurred_at: i64,
 }
+wm_storage::from_row!(ActivityRow { event_id, gateway_id, meter_id, mqtt_topic, action, occurred_at });
 
 /// A gateway activity (spec §3).
 #[derive(Debug, Serialize, ToSchema)]
@@ -89,13 +89,13 @@ pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, S
         .collect())
 }
 
-#[derive(sqlx::FromRow)]
 struct BleRow {
     gateway_id: String,
     meter_id: String,
     rssi: i32,
     occurred_at: i64,
 }
+wm_storage::from_row!(BleRow { gateway_id, meter_id, rssi, occurred_at });
 
 /// A BLE activity: a gateway heard a meter (spec §3).
 #[derive(Debug, Serialize, ToSchema)]
@@ -132,12 +132,12 @@ pub async fn ble_activity(db: &Db, slice: &Slice) -> Result<Vec<Ble>, StorageErr
         .collect())
 }
 
-#[derive(sqlx::FromRow)]
 struct DiscoveryRow {
     device_name: String,
     ble_address: String,
     occurred_at: i64,
 }
+wm_storage::from_row!(DiscoveryRow { device_name, ble_address, occurred_at });
 
 /// A peripheral a gateway discovered (spec §3).
 #[derive(Debug, Serialize, ToSchema)]
@@ -160,12 +160,12 @@ pub async fn discoveries(db: &Db, slice: &Slice) -> Result<Vec<Discovery>, Stora
         .collect())
 }
 
-#[derive(sqlx::FromRow)]
 struct ReadingRow {
     event_id: String,
     record_ml: i64,
     occurred_at: i64,
 }
+wm_storage::from_row!(ReadingRow { event_id, record_ml, occurred_at });
 
 /// A consumption record (spec §3), in litres.
 #[derive(Debug, Serialize, ToSchema)]
@@ -187,13 +187,13 @@ pub async fn consumption(db: &Db, slice: &Slice) -> Result<Vec<Consumption>, Sto
         .collect())
 }
 
-#[derive(sqlx::FromRow)]
 struct AlertRow {
     alert_type: String,
     raised: bool,
     received_at: i64,
     updated_at: i64,
 }
+wm_storage::from_row!(AlertRow { alert_type, raised, received_at, updated_at });
 
 /// A critical alert (spec §3).
 #[derive(Debug, Serialize, ToSchema)]

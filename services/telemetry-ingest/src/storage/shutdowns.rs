@@ -10,13 +10,13 @@ use wm_storage::{
 
 use crate::domain::shutdown::{ShutdownRequest, Status};
 
-#[derive(sqlx::FromRow)]
 struct Row {
     request_id: String,
     meter_id: String,
     gateway_id: String,
     status: String,
 }
+wm_storage::from_row!(Row { request_id, meter_id, gateway_id, status });
 
 impl TryFrom<Row> for ShutdownRequest {
     type Error = StorageError;

@@ -19,7 +19,6 @@ use crate::domain::valve::{Status, ValveCommand};
 const COLUMNS: &str =
     "c.command_id, c.meter_id, c.gateway_serial, c.meter_ble_address, c.request_id, c.resend_of, c.status, c.issued_at";
 
-#[derive(sqlx::FromRow)]
 struct Row {
     command_id: String,
     meter_id: String,
@@ -30,6 +29,16 @@ struct Row {
     status: String,
     issued_at: i64,
 }
+wm_storage::from_row!(Row {
+    command_id,
+    meter_id,
+    gateway_serial,
+    meter_ble_address,
+    request_id,
+    resend_of,
+    status,
+    issued_at
+});
 
 impl TryFrom<Row> for ValveCommand {
     type Error = StorageError;
@@ -143,7 +152,7 @@ async fn move_to(
 }
 
 /// A valve command and the time of each of its steps.
-#[derive(Clone, Debug, Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TimelineRow {
     command_id: String,
@@ -166,6 +175,18 @@ pub struct TimelineRow {
     #[serde(skip)]
     settled_at: Option<i64>,
 }
+wm_storage::from_row!(TimelineRow {
+    command_id,
+    request_id,
+    resend_of,
+    status,
+    detail,
+    gateway_serial,
+    issued_by,
+    issued_at,
+    sent_at,
+    settled_at
+});
 
 /// A command of a meter's timeline, with ISO 8601 times.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -200,9 +221,8 @@ pub async fn timeline(db: &Db, meter_id: &str, max: i64) -> Result<Vec<Timeline>
         .collect())
 }
 
-#[derive(sqlx::FromRow)]
 struct Named {
-    #[sqlx(flatten)]
     command: TimelineRow,
     issued_by_name: String,
 }
+wm_storage::from_row!(Named { ..command, issued_by_name });
