@@ -29,23 +29,31 @@ build:
 
 web: web/dist/index.html
 
-web/node_modules/.package-lock.json: web/package.json web/package-lock.json
-	cd web && npm ci --no-audit --no-fund
+# The web's packages: what its build needs (`dependencies`, Vite among them)
+# for `make run`, or all of them (the test and lint tools are
+# `devDependencies`) for the tests. A full install serves both; docs/web.md.
+web/node_modules/.installed-build: web/package.json web/package-lock.json
+	cd web && npm ci --omit=dev --no-audit --no-fund
+	touch $@
 
-web/dist/index.html: web/node_modules/.package-lock.json $(WEB_SOURCES)
+web/node_modules/.installed-all: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $@ web/node_modules/.installed-build
+
+web/dist/index.html: web/node_modules/.installed-build $(WEB_SOURCES)
 	cd web && npm run build
 
 ## test: every suite, against real PostgreSQL and a real Kafka-protocol broker.
-test: deps
+test: deps web/node_modules/.installed-all
 	deploy/dev/test.sh all
 
 test-rust: deps
 	deploy/dev/test.sh rust
 
-test-web: web/node_modules/.package-lock.json
+test-web: web/node_modules/.installed-all
 	deploy/dev/test.sh web
 
-test-e2e: web/dist/index.html
+test-e2e: web/node_modules/.installed-all web/dist/index.html
 	deploy/dev/chromium.sh install
 	deploy/dev/mosquitto.sh install
 	deploy/dev/test.sh e2e
@@ -74,15 +82,15 @@ login-storm: web/dist/index.html
 	bench/login-storm.sh
 
 ## bench: every figure of bench/README.md against its raw reference (release build, up to 30 min); appends to bench/RESULTS.md.
-bench: deps web/dist/index.html
+bench: deps web/node_modules/.installed-all web/dist/index.html
 	deploy/dev/test.sh bench
 
 ## bench-scale: the API and the seeder at 1,000,000 meters and 50,000,000 readings, SQLite and PostgreSQL (release build, hours, not in CI; WM_SCALE sets another scale); appends to bench/RESULTS.md.
-bench-scale: deps web/dist/index.html
+bench-scale: deps web/node_modules/.installed-all web/dist/index.html
 	deploy/dev/test.sh bench-scale
 
 ## bench-smoke: the same harness, tiny and on the debug build; part of make test.
-bench-smoke: deps web/dist/index.html
+bench-smoke: deps web/node_modules/.installed-all web/dist/index.html
 	deploy/dev/test.sh bench-smoke
 
 lint:

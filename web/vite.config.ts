@@ -1,17 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
-import { defineConfig } from 'vitest/config';
-
-// Unit test files that need the app's modules as a page load finds them: the
-// i18n test checks French is not loaded until chosen; three check what is
-// visible or a computed style, which needs Emotion's rules in the document
-// from the first render (src/testing/emotion-styles.ts).
-const ISOLATED = [
-  'src/lib/i18n.test.tsx',
-  'src/features/alarm-rules/components/alarm-rules-page.test.tsx',
-  'src/features/meters/components/meter-detail-page.test.tsx',
-  'src/features/notifications/components/notification-bell.test.tsx',
-];
+import { defineConfig } from 'vite';
 
 // The Rust `wmeter serve` listens here in development; see README.md.
 const API_ORIGIN = 'http://127.0.0.1:8080';
@@ -60,27 +49,5 @@ export default defineConfig({
         },
       },
     },
-  },
-  test: {
-    environment: 'jsdom',
-    setupFiles: ['./src/testing/setup-tests.ts'],
-    restoreMocks: true,
-    // Every core: the default leaves one free, which on two cores is one worker.
-    maxWorkers: '100%',
-    // Room for the longest waits above on a loaded machine; locally the
-    // slowest test takes under 4 s.
-    testTimeout: 20_000,
-    projects: [
-      {
-        extends: true,
-        // One jsdom and one module graph per worker, not per file: a fresh
-        // window and the app's modules imported again for each of 78 files
-        // were two thirds of the unit tests' time. What a file leaves behind
-        // is cleared after each test (setup-tests.ts); every render has its
-        // own store.
-        test: { name: 'shared', include: ['src/**/*.test.{ts,tsx}'], exclude: [...ISOLATED], isolate: false },
-      },
-      { extends: true, test: { name: 'isolated', include: [...ISOLATED] } },
-    ],
   },
 });

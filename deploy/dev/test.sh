@@ -9,6 +9,10 @@ what=${1:-all}
 
 step() { printf '\n==> [%s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
+# Every web package, the test and lint tools included (the Makefile's recipe:
+# `make run` installs only what the build needs).
+web_packages() { make --no-print-directory web/node_modules/.installed-all; }
+
 # The fault scenarios, by test name (also part of the Rust tests of `all`).
 FAULTS='test(faults::) | test(a_killed_server) | test(replaying_every_projection) | test(a_killed_ingest_replica) | test(registry_outage) | test(offline_gateway) | test(cannot_be_audited)'
 
@@ -65,7 +69,7 @@ lint() {
     step "clippy"
     cargo clippy --workspace --all-targets --locked -- -D warnings
   fi
-  if [ -d web/node_modules ]; then
+  if [ -f web/node_modules/.installed-all ]; then
     step "web: eslint and typecheck"
     (cd web && npm run --silent lint && npm run --silent typecheck)
   fi
@@ -112,7 +116,8 @@ rust_tests() {
 
 web_tests() {
   step "web unit tests"
-  (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm test)
+  web_packages
+  (cd web && npm test)
   step "web build"
   (cd web && npm run build)
 }
@@ -120,6 +125,7 @@ web_tests() {
 e2e_tests() {
   step "browser end-to-end tests: wmeter serve fed by wmeter simulate, in Chromium"
   deploy/dev/binaries.sh
+  web_packages
   [ -f web/dist/index.html ] || (cd web && npm run build)
   export WM_E2E_CHROMIUM WM_E2E_MOSQUITTO_PUB
   WM_E2E_CHROMIUM=$(deploy/dev/chromium.sh path)
@@ -177,7 +183,7 @@ bench_scale() {
 case "$what" in
   all)
     validate_deploy
-    (cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; })
+    web_packages
     lint without-clippy
     web_tests
     start_servers
