@@ -36,11 +36,12 @@ export default defineConfig({
           groups: [
             // The libraries the entry loads, in one file.
             { name: 'entry-libs', tags: ['$initial'], test: /node_modules/, priority: 2 },
-            // The MUI the lazy screens use, in a few files, grouped by the
-            // screens that use it, the small groups merged.
+            // The MUI the lazy screens use, and the icons they show, in a few
+            // files, grouped by the screens that use them, the small groups
+            // merged.
             {
               name: 'mui',
-              test: /node_modules[\\/](@mui[\\/](material|system|utils|icons-material)|@popperjs|react-transition-group)[\\/]/,
+              test: /node_modules[\\/](@mui[\\/](material|system|utils)|@popperjs|react-transition-group)[\\/]|src[\\/]components[\\/]icons[\\/]/,
               priority: 1,
               entriesAware: true,
               entriesAwareMergeThreshold: 40_000,

@@ -2,7 +2,7 @@
 // (docs/analytics.md, Exports): saved under the server's file name; a
 // failure says so in a notice. `CsvButton` is the same button for any other
 // download (the audit trail's, a device list's), under its own label if need be.
-import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import FileDownloadIcon from './icons/file-download';
 import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
 

@@ -1,7 +1,7 @@
 // Delete, offered only for a device never seen (spec §2): a confirmation, then
 // back to where the user came from, or to `fallback` (spec §4). A failure is
 // told in a notice, 'Action denied' on 403 (§8); a cancelled request is not.
-import DeleteIcon from '@mui/icons-material/Delete';
+import DeleteIcon from './icons/delete';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -3,7 +3,7 @@
 // it (the gateway's username), copyable too. A click beside the dialog does
 // not close it: the secret could not be shown again. What it shows is kept
 // while the dialog fades out, then forgotten.
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import ContentCopyIcon from './icons/content-copy';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import DialogActions from '@mui/material/DialogActions';

@@ -1,6 +1,6 @@
 // Small screens: a menu button with the entries; very small screens also
 // get Profile, Switch Language and Logout (spec §2, Shell), which leave the top bar.
-import MenuIcon from '@mui/icons-material/Menu';
+import MenuIcon from '../../components/icons/menu';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';

@@ -1,8 +1,8 @@
 // The top bar (spec §2, Shell): menu (small screens), logo, uptime (desktop),
 // search box, active alarms, live indicator, notification bell, language,
 // theme, user (a link to the profile), logout.
-import LogoutIcon from '@mui/icons-material/Logout';
-import TranslateIcon from '@mui/icons-material/Translate';
+import LogoutIcon from '../../components/icons/logout';
+import TranslateIcon from '../../components/icons/translate';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';

@@ -2,8 +2,8 @@
 // alarms, its status, its attempts and the last response (code, latency,
 // error), and why it was abandoned or when it is tried next. Its attempts
 // unfold below it, each with its time, outcome, code, latency and error.
-import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
-import KeyboardArrowUpIcon from '@mui/icons-material/KeyboardArrowUp';
+import KeyboardArrowDownIcon from '../../../components/icons/keyboard-arrow-down';
+import KeyboardArrowUpIcon from '../../../components/icons/keyboard-arrow-up';
 import Chip from '@mui/material/Chip';
 import Collapse from '@mui/material/Collapse';
 import IconButton from '@mui/material/IconButton';

@@ -1,7 +1,7 @@
 // What a rule matches: alarm types (suggested, or typed), severities (chips
 // to press) and devices (all, a list of ids, or a gateway and its meters).
 // Nothing chosen among types or severities matches any.
-import CheckIcon from '@mui/icons-material/Check';
+import CheckIcon from '../../../components/icons/check';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import FormControl from '@mui/material/FormControl';

@@ -2,8 +2,8 @@
 // needs one; an edited rule that has one says so and offers to replace it.
 // Generate fills 32 random URL-safe characters and shows them, to be copied
 // to the receiver before saving.
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import Visibility from '../../../components/icons/visibility';
+import VisibilityOff from '../../../components/icons/visibility-off';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';

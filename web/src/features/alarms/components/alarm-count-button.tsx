@@ -1,6 +1,6 @@
 // The shell's count of active alarms (raised, not yet acknowledged): a button
 // to the Alarms screen filtered to them. It follows `alarm` hints live.
-import NotificationImportantIcon from '@mui/icons-material/NotificationImportant';
+import NotificationImportantIcon from '../../../components/icons/notification-important';
 import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';

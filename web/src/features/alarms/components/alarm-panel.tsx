@@ -1,7 +1,7 @@
 // The side panel of one alarm: what it is, where, who has it, its history,
 // and (for operators and admins) the actions its state allows. It follows
 // the alarm live: an `alarm` hint refetches it.
-import CloseIcon from '@mui/icons-material/Close';
+import CloseIcon from '../../../components/icons/close';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';

@@ -1,10 +1,10 @@
 // The alarm grid's toolbar: column choice, density, CSV export of the current
 // filter and, for those who may act, acknowledge the selected rows. What the
 // buttons do comes from the page through AlarmToolbarContext.
-import DensityMediumIcon from '@mui/icons-material/DensityMedium';
-import DoneAllIcon from '@mui/icons-material/DoneAll';
-import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import ViewColumnIcon from '@mui/icons-material/ViewColumn';
+import DensityMediumIcon from '../../../components/icons/density-medium';
+import DoneAllIcon from '../../../components/icons/done-all';
+import FileDownloadIcon from '../../../components/icons/file-download';
+import ViewColumnIcon from '../../../components/icons/view-column';
 import Button from '@mui/material/Button';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';

@@ -1,7 +1,7 @@
 // Sign-in (spec §2, Login): the username is trimmed; any failure but a
 // cancellation reads 'Invalid credentials' (spec §8).
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import Visibility from '../../../components/icons/visibility';
+import VisibilityOff from '../../../components/icons/visibility-off';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

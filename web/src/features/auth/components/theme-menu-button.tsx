@@ -3,9 +3,9 @@
 // language switch, rather than only on the profile page, because there it is
 // found on every screen; the profile page offers the same choice (and is the
 // place for it on very small screens, where the top bar keeps fewer buttons).
-import DarkModeIcon from '@mui/icons-material/DarkMode';
-import LightModeIcon from '@mui/icons-material/LightMode';
-import SettingsBrightnessIcon from '@mui/icons-material/SettingsBrightness';
+import DarkModeIcon from '../../../components/icons/dark-mode';
+import LightModeIcon from '../../../components/icons/light-mode';
+import SettingsBrightnessIcon from '../../../components/icons/settings-brightness';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';

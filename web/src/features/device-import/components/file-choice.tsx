@@ -1,7 +1,7 @@
 // The file to import: the header its first line must hold, a template
 // holding just that line, and the choice of a .csv file. The same file may
 // be chosen again once fixed.
-import UploadFileIcon from '@mui/icons-material/UploadFile';
+import UploadFileIcon from '../../../components/icons/upload-file';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';

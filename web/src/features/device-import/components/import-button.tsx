@@ -1,6 +1,6 @@
 // Import CSV beside a device list's title, for the roles that register
 // devices (operators and admins): it opens the import dialog.
-import UploadFileIcon from '@mui/icons-material/UploadFile';
+import UploadFileIcon from '../../../components/icons/upload-file';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

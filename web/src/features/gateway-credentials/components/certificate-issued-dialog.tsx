@@ -3,7 +3,7 @@
 // `{username}.key`, GATEWAY_CA_FILENAME), and a warning that the private key
 // cannot be shown again. As for a secret, a click beside the dialog does not
 // close it, and what it shows is kept while it fades out, then forgotten.
-import DownloadIcon from '@mui/icons-material/Download';
+import DownloadIcon from '../../../components/icons/download';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';

@@ -1,6 +1,6 @@
 // 'Gateway Activities' (spec §2): a row with a meter drills into 'Activities
 // for Meter {id}', which has a Back button and its own Load More.
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import ArrowBackIcon from '../../../components/icons/arrow-back';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 // The detail page's head: Back, then the gateway's name with its status dot.
-import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import ArrowBackIcon from '../../../components/icons/arrow-back';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';

@@ -1,6 +1,6 @@
 // The left panel: the fields with Edit and Delete, or the edit form (spec §2, §4);
 // a viewer gets the fields only.
-import EditIcon from '@mui/icons-material/Edit';
+import EditIcon from '../../../components/icons/edit';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';

@@ -1,6 +1,6 @@
 // The Water Meters list's Export menu, beside its title (the spec fixes the
 // rest of the page): the billing export, for any role.
-import FileDownloadIcon from '@mui/icons-material/FileDownload';
+import FileDownloadIcon from '../../../components/icons/file-download';
 import Button from '@mui/material/Button';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';

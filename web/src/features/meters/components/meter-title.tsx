@@ -1,5 +1,5 @@
 // The detail page's header: Back, the status dot and the meter's name.
-import ArrowBack from '@mui/icons-material/ArrowBack';
+import ArrowBack from '../../../components/icons/arrow-back';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';

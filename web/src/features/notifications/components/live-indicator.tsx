@@ -1,7 +1,7 @@
 // The live/not-live sensor (spec §2, Shell): it reflects the state of the
 // notification stream that the bell's list keeps open.
-import SensorsIcon from '@mui/icons-material/Sensors';
-import SensorsOffIcon from '@mui/icons-material/SensorsOff';
+import SensorsIcon from '../../../components/icons/sensors';
+import SensorsOffIcon from '../../../components/icons/sensors-off';
 import Box from '@mui/material/Box';
 import Tooltip from '@mui/material/Tooltip';
 import { useTranslation } from 'react-i18next';

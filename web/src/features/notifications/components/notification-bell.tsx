@@ -1,7 +1,7 @@
 // The notification bell in the top bar (spec §2): a badge with the count
 // (capped at 99+), a panel of the notifications fed live by the event stream.
 // Opening a notification dismisses it and goes to its device (spec §4).
-import NotificationsIcon from '@mui/icons-material/Notifications';
+import NotificationsIcon from '../../../components/icons/notifications';
 import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';

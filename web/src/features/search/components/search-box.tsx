@@ -2,7 +2,7 @@
 // or the button searches, then the results screen opens with the devices as
 // navigation state. A blank term, an empty answer or a failure (not a
 // cancellation) opens it as not found (spec §5, §8).
-import SearchIcon from '@mui/icons-material/Search';
+import SearchIcon from '../../../components/icons/search';
 import IconButton from '@mui/material/IconButton';
 import InputBase from '@mui/material/InputBase';
 import MenuItem from '@mui/material/MenuItem';
