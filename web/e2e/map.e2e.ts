@@ -46,15 +46,18 @@ describe('the network map', () => {
     // one's popup, whichever is drawn on top.
     // The view may still be settling (the zoom's animation, then the
     // markers of the new view replace these): open the popup again until
-    // its link holds still long enough to be clicked.
+    // its link holds still long enough to be clicked, and the click opens
+    // the meter's page (a link replaced as it was clicked opens nothing).
     const popup = page.getByRole('region', { name });
-    await waitUntil('the popup of the meter to open it', async () => {
+    const meterPage = /\/water-meters\/[0-9a-f]{24}$/;
+    await waitUntil("the meter's page, opened from its popup", async () => {
+      if (meterPage.test(page.url())) return true;
       await map.getByRole('button', { name: new RegExp(`^${name}, meter, `) }).first().focus();
       await page.keyboard.press('Enter');
       await popup.getByRole('link', { name: 'Open' }).click({ timeout: 5_000 });
+      await page.waitForURL(meterPage, { timeout: 5_000 });
       return true;
     }, 40_000);
-    await page.waitForURL(/\/water-meters\/[0-9a-f]{24}$/);
     await page.getByText(name).first().waitFor();
   });
 });
