@@ -257,6 +257,22 @@ async fn sqlite_plans_a_statement_once_whatever_its_limit_is_bound_to() {
 }
 
 #[tokio::test]
+async fn sqlite_connections_share_no_lock_for_their_pages_or_allocations() {
+    // With SQLITE_ENABLE_MEMORY_MANAGEMENT (libsqlite3-sys's default) every
+    // connection's page cache is one group under one global mutex, and with
+    // memory statistics on every allocation takes another: the readers' and
+    // the writer's threads queued for both (docs/performance.md §3). Both
+    // are compiled out (`.cargo/config.toml`); a build with either fails here.
+    let dir = tempfile::tempdir().unwrap();
+    let db =
+        Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}/wm.db", dir.path().display()))).await.unwrap();
+    let options: Vec<String> =
+        sqlx::query_scalar("PRAGMA compile_options").fetch_all(db.sqlite().unwrap()).await.unwrap();
+    assert!(!options.iter().any(|o| o == "ENABLE_MEMORY_MANAGEMENT"), "one page cache for all: {options:?}");
+    assert!(options.iter().any(|o| o == "DEFAULT_MEMSTATUS=0"), "memory statistics on: {options:?}");
+}
+
+#[tokio::test]
 async fn sqlite_creates_missing_folders() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}/a/b/wm.db", dir.path().display());
