@@ -70,9 +70,18 @@ struct Common {
     runs: usize,
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    match Cli::parse().command {
+// The server's allocator, so that a bare storage call runs on the same
+// SQLite as the server's (wm_alloc).
+#[global_allocator]
+static ALLOCATOR: wm_alloc::MiMalloc = wm_alloc::MiMalloc;
+
+fn main() -> anyhow::Result<()> {
+    wm_alloc::start()?;
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run(Cli::parse().command))
+}
+
+async fn run(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Ingest(args) => ingest::run(args).await,
         Command::Distributed(args) => distributed::run(args).await,
         Command::Api(args) => api::run(args).await,

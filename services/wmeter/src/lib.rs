@@ -9,7 +9,6 @@ mod database_file;
 mod demo;
 mod files;
 mod jwt_key;
-pub mod malloc;
 pub mod mosquitto;
 mod output;
 mod readiness;

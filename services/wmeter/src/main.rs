@@ -4,8 +4,14 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+// mimalloc, for Rust and SQLite alike (wm_alloc).
+#[global_allocator]
+static ALLOCATOR: wm_alloc::MiMalloc = wm_alloc::MiMalloc;
+
 fn main() -> ExitCode {
-    wmeter::malloc::tune();
+    if let Err(e) = wm_alloc::start() {
+        eprintln!("wmeter: {e}");
+    }
     let cli = wmeter::cli::Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
