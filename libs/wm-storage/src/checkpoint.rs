@@ -3,12 +3,21 @@
 //! past 1,000 pages, so the writer copies pages into the database file
 //! while every other writer waits for its turn: under ingest's load, some
 //! 60 % of a commit's time (docs/performance.md §1). Here a connection of
-//! its own copies them a few times a second, beside the writes. A WAL only
-//! starts over from its beginning once a checkpoint has copied all of it,
-//! which pages appended meanwhile prevent; so when it holds more than
-//! [`RESTART_AT`] pages and some were left, the checkpoint also runs once
-//! in a turn of the writer, where it completes, and the next write starts
-//! the WAL over.
+//! its own copies them a few times a second, beside the writes.
+//!
+//! A WAL only starts over from its beginning at a write that finds all of
+//! it copied and no reader still reading from it. Pages appended meanwhile
+//! prevent the first: so when the WAL holds more than [`RESTART_AT`] pages
+//! and some were left, the checkpoint also runs once in a turn of the
+//! writer. Readers prevent both: a checkpoint that does not wait cannot
+//! copy past the oldest reader's snapshot, and a write does not wait for
+//! the readers that started before the copy was complete. With readers
+//! always at work (the API's, at some 2,000 uplinks a second) the WAL grew
+//! to 10 GiB (docs/performance.md §5). So past [`WAIT_AT`] pages, a turn
+//! of the writer waits for those readers, up to [`WAIT_FOR_READERS`] per
+//! attempt, copies the rest and leaves the WAL to start over; readers that
+//! start meanwhile read the database file. A reader longer than that (an
+//! export) is not waited for again before [`WAIT_AGAIN_AFTER`].
 
 use std::{
     sync::{Arc, Mutex, PoisonError},
@@ -19,7 +28,7 @@ use sqlx::{
     ConnectOptions, Connection, SqliteConnection,
     sqlite::{SqliteConnectOptions, SqliteExecutor},
 };
-use tokio::{runtime::Handle, sync::Notify, task::JoinHandle};
+use tokio::{runtime::Handle, sync::Notify, task::JoinHandle, time::Instant};
 
 use crate::Writer;
 
@@ -30,6 +39,26 @@ const EVERY: Duration = Duration::from_millis(250);
 /// turn of the writer too: 16 MiB of SQLite's default 4 KiB pages. A WAL
 /// four times as long measured no faster (docs/performance.md §1).
 const RESTART_AT: i64 = 4_096;
+
+/// The pages in the WAL past which a turn of the writer starts it over,
+/// waiting for readers: 64 MiB, the size the WAL file is cut back to then
+/// (`journal_size_limit`, db.rs).
+const WAIT_AT: i64 = 16_384;
+
+/// How long one attempt to start the WAL over waits for readers at most,
+/// holding the writer meanwhile. The API's reads take a few milliseconds.
+const WAIT_FOR_READERS: Duration = Duration::from_millis(50);
+
+/// The attempts in one turn. SQLite reads each reader's mark once per
+/// checkpoint: when newer readers take over a mark it waits on, they hold
+/// it for as long as they keep overlapping, and the attempt gives up. The
+/// next one reads the marks anew, and waits only for the older readers.
+const ATTEMPTS: usize = 3;
+
+/// How long after a turn that ran out of attempts the next one may start:
+/// a reader that long (an export) holds the writer back for some 7 % of its
+/// time at most.
+const WAIT_AGAIN_AFTER: Duration = Duration::from_secs(2);
 
 /// The task that checkpoints one file's WAL, until stopped.
 #[derive(Debug, Default)]
@@ -61,6 +90,7 @@ async fn run(checkpoints: Arc<Checkpoints>, writer: Writer, options: Arc<SqliteC
     let mut connection: Option<SqliteConnection> = None;
     // Said once per run of failures, not four times a second.
     let mut failing = false;
+    let mut may_wait_from = Instant::now();
     let mut tick = tokio::time::interval(EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -86,7 +116,14 @@ async fn run(checkpoints: Arc<Checkpoints>, writer: Writer, options: Arc<SqliteC
             }
         };
         failing = false;
-        if pages.in_wal > RESTART_AT && pages.copied < pages.in_wal {
+        if pages.in_wal > WAIT_AT && Instant::now() >= may_wait_from {
+            let turn = writer.turn().await;
+            match restart(turn.pool()).await {
+                Ok(true) => {}
+                Ok(false) => may_wait_from = Instant::now() + WAIT_AGAIN_AFTER,
+                Err(e) => tracing::warn!(error = %e, "cannot start the SQLite WAL over in a turn; trying again"),
+            }
+        } else if pages.in_wal > RESTART_AT && pages.copied < pages.in_wal {
             let turn = writer.turn().await;
             if let Err(e) = passive(turn.pool()).await {
                 tracing::warn!(error = %e, "cannot checkpoint the SQLite WAL in a turn; trying again");
@@ -104,6 +141,31 @@ async fn passive<'c>(connection: impl SqliteExecutor<'c>) -> Result<Pages, sqlx:
     let (_busy, in_wal, copied): (i64, i64, i64) =
         sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(connection).await?;
     Ok(Pages { in_wal, copied })
+}
+
+/// Copies the whole WAL into the database file and leaves it to start over
+/// at the next write, waiting for the readers of older snapshots to finish;
+/// whether that was done in time. `pool` is the writer's, in a turn: its one
+/// connection, no write under way.
+async fn restart(pool: &sqlx::SqlitePool) -> Result<bool, sqlx::Error> {
+    let mut connection = pool.acquire().await?;
+    let busy_timeout: i64 = sqlx::query_scalar("PRAGMA busy_timeout").fetch_one(&mut *connection).await?;
+    // Numbers only, in the statements made here.
+    let waiting = sqlx::AssertSqlSafe(format!("PRAGMA busy_timeout = {}", WAIT_FOR_READERS.as_millis()));
+    sqlx::query(waiting).execute(&mut *connection).await?;
+    let mut done = Ok(false);
+    for _ in 0..ATTEMPTS {
+        done = sqlx::query_as("PRAGMA wal_checkpoint(RESTART)")
+            .fetch_one(&mut *connection)
+            .await
+            .map(|(busy, _, _): (i64, i64, i64)| busy == 0);
+        if !matches!(done, Ok(false)) {
+            break;
+        }
+    }
+    let restored = sqlx::AssertSqlSafe(format!("PRAGMA busy_timeout = {busy_timeout}"));
+    sqlx::query(restored).execute(&mut *connection).await?;
+    done
 }
 
 /// What a checkpoint found and did.

@@ -216,6 +216,70 @@ async fn the_writer_s_wal_is_checkpointed_beside_its_turns_and_starts_over() {
     db.close().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_writer_s_wal_starts_over_while_readers_are_always_at_work() {
+    // Readers that always overlap, a snapshot older than the last commit held
+    // whenever a checkpoint runs: a checkpoint that does not wait for them
+    // copies the WAL only up to it, and never starts the WAL over (at some
+    // 2,000 uplinks a second the API's readers did that, and the WAL grew
+    // to 10 GiB; docs/performance.md §5).
+    let largest = largest_wal_while_reading(20, 0).await;
+    assert!(largest <= 128, "overlapping readers: the WAL grew to {largest} MiB of the 256 written");
+    // Short readers with gaps between them: each checkpoint copies the whole
+    // WAL, but a reader that started before it was done still reads from the
+    // WAL at the next write, which does not wait for it.
+    let largest = largest_wal_while_reading(5, 15).await;
+    assert!(largest <= 128, "short readers: the WAL grew to {largest} MiB of the 256 written");
+}
+
+/// The largest size in MiB of the WAL, while 256 MiB are written in 1 MiB
+/// commits (four times the 64 MiB it is cut back to when it starts over)
+/// and two readers, one started 10 ms after the other, each hold a snapshot
+/// for `hold_ms` then pause `pause_ms`, over and over.
+async fn largest_wal_while_reading(hold_ms: u64, pause_ms: u64) -> u64 {
+    use std::{
+        sync::atomic::{AtomicBool, Ordering},
+        time::Duration,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db =
+        Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}/wm.db", dir.path().display()))).await.unwrap();
+    sqlx::query("CREATE TABLE blobs (b BLOB)").execute(db.sqlite().unwrap()).await.unwrap();
+    let reading = std::sync::Arc::new(AtomicBool::new(true));
+    let readers: Vec<_> = (0..2u64)
+        .map(|i| {
+            let (pool, reading) = (db.sqlite().unwrap().clone(), reading.clone());
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(10 * i)).await;
+                while reading.load(Ordering::Relaxed) {
+                    let mut tx = pool.begin().await.unwrap();
+                    sqlx::query("SELECT count(*) FROM blobs WHERE rowid = 1").execute(&mut *tx).await.unwrap();
+                    tokio::time::sleep(Duration::from_millis(hold_ms)).await;
+                    tx.commit().await.unwrap();
+                    tokio::time::sleep(Duration::from_millis(pause_ms)).await;
+                }
+            })
+        })
+        .collect();
+    let wal = || std::fs::metadata(dir.path().join("wm.db-wal")).map_or(0, |m| m.len() >> 20);
+    let mut largest = 0;
+    for _ in 0..256 {
+        let mut tx = db.begin_write().await.unwrap();
+        let commit = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) \
+                      INSERT INTO blobs SELECT randomblob(1024) FROM n";
+        wm_storage::execute!(&mut tx, commit).unwrap();
+        tx.commit().await.unwrap();
+        largest = largest.max(wal());
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    reading.store(false, Ordering::Relaxed);
+    for reader in readers {
+        reader.await.unwrap();
+    }
+    db.close().await;
+    largest
+}
+
 #[tokio::test]
 async fn a_pool_closed_on_a_file_leaves_the_writer_to_the_pools_still_open_on_it() {
     let dir = tempfile::tempdir().unwrap();
