@@ -4,8 +4,9 @@
 # 30 minutes. Every minute it samples the server's resident memory, open
 # file descriptors, SQLite file handles (its database connections), the
 # size of its database (the SQLite file and its WAL: tables and event log),
-# its composition (what the retention bounds, what is kept whole, free
-# pages), the p99 of API reads, the SSE streams still open and the uplinks
+# its WAL's median and largest size in the minute (sampled each second), its
+# composition (what the retention bounds, what is kept whole, free pages),
+# the p99 of API reads, the SSE streams still open and the uplinks
 # accepted; then it appends the table and the drift (last minute against
 # the first) to bench/RESULTS.md. Telemetry is kept SOAK_RETENTION_MINUTES
 # instead of 90 days, so that the retention (tables and the event log's
@@ -101,6 +102,17 @@ accepted() {
   curl -s "$url/metrics" | awk '/^wmeter_ingest_uplinks_total\{.*outcome="accepted"/ { s += $NF } END { printf "%d", s }'
 }
 
+# The WAL's size each second, its median and largest in each minute then
+# reported: it grows while a long read holds a snapshot (this script's own
+# composition reads the whole file) and is cut back within seconds after,
+# which a sample a minute would miss.
+while sleep 1; do stat -c %s "$dir/wm.db-wal" 2>/dev/null >>"$dir/wal.sizes" || true; done &
+pids+=($!)
+wal_mib() {
+  sort -n "$dir/wal.sizes" 2>/dev/null | awk '{ v[NR] = $1 } END { printf "%d | %d", v[int((NR + 1) / 2)] / 1048576, v[NR] / 1048576 }'
+  : >"$dir/wal.sizes"
+}
+
 rows=()
 # Each sample on the minute since the start: a sample takes seconds (the
 # composition reads the whole file), which must not push the last ones
@@ -114,7 +126,7 @@ for minute in $(seq 1 "$minutes"); do
   fds=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 2>/dev/null || true; } | wc -l)
   db=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 -lname "$dir/wm.db*" 2>/dev/null || true; } | wc -l)
   size=$(du -cm "$dir"/wm.db "$dir"/wm.db-wal 2>/dev/null | awk 'END { print $1 }')
-  row="| $minute | $rss | $fds | $db | $size | $(composition "$dir/wm.db") | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
+  row="| $minute | $rss | $fds | $db | $size | $(wal_mib) | $(composition "$dir/wm.db") | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
   rows+=("$row")
   echo "$row"
 done
@@ -126,10 +138,10 @@ drift() { awk -v a="$(cell "$first" "$1")" -v b="$(cell "$last" "$1")" 'BEGIN { 
   printf '\n## Soak, %s (commit %s)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD)"
   printf 'Machine: %s. `wmeter serve` (%s build, SQLite, embedded log and broker) under `wmeter simulate` at %s uplinks/s (200 gateways, 4,000 meters) with %s SSE streams open, for %s minutes, telemetry kept %s minutes; sampled each minute. Database: the SQLite file and its WAL. p99: %s sequential reads (count, meter list, gateway activity) with a fresh token.\n\n' \
     "$(machine)" "$profile" "$rate" "$streams" "$minutes" "$retention" "$probes"
-  echo '| minute | RSS MiB | open fds | SQLite file handles | database MiB | of which bounded by retention | kept whole | free pages | read p99 ms | SSE streams open | uplinks accepted |'
-  echo '|---|---|---|---|---|---|---|---|---|---|---|'
+  echo '| minute | RSS MiB | open fds | SQLite file handles | database MiB | WAL MiB, median in the minute | largest | of which bounded by retention | kept whole | free pages | read p99 ms | SSE streams open | uplinks accepted |'
+  echo '|---|---|---|---|---|---|---|---|---|---|---|---|---|'
   printf '%s\n' "${rows[@]}"
-  printf '\nDrift, last minute against the first: RSS %s MiB; open fds %s; SQLite file handles %s; database %s MiB (bounded by retention %s, kept whole %s, free %s); read p99 %s ms.\n' \
-    "$(drift 3)" "$(drift 4)" "$(drift 5)" "$(drift 6)" "$(drift 7)" "$(drift 8)" "$(drift 9)" "$(drift 10)"
+  printf '\nDrift, last minute against the first: RSS %s MiB; open fds %s; SQLite file handles %s; database %s MiB (WAL median %s, largest %s, bounded by retention %s, kept whole %s, free %s); read p99 %s ms.\n' \
+    "$(drift 3)" "$(drift 4)" "$(drift 5)" "$(drift 6)" "$(drift 7)" "$(drift 8)" "$(drift 9)" "$(drift 10)" "$(drift 11)" "$(drift 12)"
 } >>"$results"
 echo "appended to $results"
