@@ -91,6 +91,9 @@ async fn run(checkpoints: Arc<Checkpoints>, writer: Writer, options: Arc<SqliteC
     // Said once per run of failures, not four times a second.
     let mut failing = false;
     let mut may_wait_from = Instant::now();
+    // The WAL's length when a turn last left it to start over: until a
+    // write does, a checkpoint finds it that long, with nothing to wait for.
+    let mut left_at = None;
     let mut tick = tokio::time::interval(EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -116,11 +119,11 @@ async fn run(checkpoints: Arc<Checkpoints>, writer: Writer, options: Arc<SqliteC
             }
         };
         failing = false;
-        if pages.in_wal > WAIT_AT && Instant::now() >= may_wait_from {
+        if pages.in_wal > WAIT_AT && left_at != Some(pages.in_wal) && Instant::now() >= may_wait_from {
             let turn = writer.turn().await;
             match restart(turn.pool()).await {
-                Ok(true) => {}
-                Ok(false) => may_wait_from = Instant::now() + WAIT_AGAIN_AFTER,
+                Ok(Some(in_wal)) => left_at = Some(in_wal),
+                Ok(None) => may_wait_from = Instant::now() + WAIT_AGAIN_AFTER,
                 Err(e) => tracing::warn!(error = %e, "cannot start the SQLite WAL over in a turn; trying again"),
             }
         } else if pages.in_wal > RESTART_AT && pages.copied < pages.in_wal {
@@ -145,21 +148,21 @@ async fn passive<'c>(connection: impl SqliteExecutor<'c>) -> Result<Pages, sqlx:
 
 /// Copies the whole WAL into the database file and leaves it to start over
 /// at the next write, waiting for the readers of older snapshots to finish;
-/// whether that was done in time. `pool` is the writer's, in a turn: its one
-/// connection, no write under way.
-async fn restart(pool: &sqlx::SqlitePool) -> Result<bool, sqlx::Error> {
+/// the pages in the WAL if that was done in time. `pool` is the writer's,
+/// in a turn: its one connection, no write under way.
+async fn restart(pool: &sqlx::SqlitePool) -> Result<Option<i64>, sqlx::Error> {
     let mut connection = pool.acquire().await?;
     let busy_timeout: i64 = sqlx::query_scalar("PRAGMA busy_timeout").fetch_one(&mut *connection).await?;
     // Numbers only, in the statements made here.
     let waiting = sqlx::AssertSqlSafe(format!("PRAGMA busy_timeout = {}", WAIT_FOR_READERS.as_millis()));
     sqlx::query(waiting).execute(&mut *connection).await?;
-    let mut done = Ok(false);
+    let mut done = Ok(None);
     for _ in 0..ATTEMPTS {
         done = sqlx::query_as("PRAGMA wal_checkpoint(RESTART)")
             .fetch_one(&mut *connection)
             .await
-            .map(|(busy, _, _): (i64, i64, i64)| busy == 0);
-        if !matches!(done, Ok(false)) {
+            .map(|(busy, in_wal, _): (i64, i64, i64)| (busy == 0).then_some(in_wal));
+        if !matches!(done, Ok(None)) {
             break;
         }
     }
