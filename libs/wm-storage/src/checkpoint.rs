@@ -40,10 +40,13 @@ const EVERY: Duration = Duration::from_millis(250);
 /// four times as long measured no faster (docs/performance.md §1).
 const RESTART_AT: i64 = 4_096;
 
+/// The bytes a SQLite WAL file is cut back to when it starts over
+/// (`journal_size_limit`, set by db.rs).
+pub(crate) const WAL_SIZE_LIMIT: u64 = 64 * 1024 * 1024;
+
 /// The pages in the WAL past which a turn of the writer starts it over,
-/// waiting for readers: 64 MiB, the size the WAL file is cut back to then
-/// (`journal_size_limit`, db.rs).
-const WAIT_AT: i64 = 16_384;
+/// waiting for readers: [`WAL_SIZE_LIMIT`], in SQLite's default 4 KiB pages.
+const WAIT_AT: i64 = (WAL_SIZE_LIMIT / 4_096) as i64;
 
 /// How long one attempt to start the WAL over waits for readers at most,
 /// holding the writer meanwhile. The API's reads take a few milliseconds.

@@ -140,9 +140,6 @@ impl Db {
 /// the same setting from the readers' (`writer.rs`).
 const PING_ON_ACQUIRE: bool = false;
 
-/// The bytes a SQLite WAL file is cut back to when it starts over.
-const WAL_SIZE_LIMIT: u64 = 64 * 1024 * 1024;
-
 async fn connect_sqlite(settings: &DatabaseSettings, acquire: Duration) -> Result<SqlitePool, StorageError> {
     let options = SqliteConnectOptions::from_str(&settings.url)
         .map_err(|e| StorageError::InvalidSettings { key: "database.url", message: e.to_string() })?
@@ -154,7 +151,7 @@ async fn connect_sqlite(settings: &DatabaseSettings, acquire: Duration) -> Resul
         // The WAL file keeps its largest size (a burst of deletes, or
         // checkpoints held back by long reads) unless told to shrink back
         // once a checkpoint lets it start over: this bounds it at 64 MiB.
-        .pragma("journal_size_limit", WAL_SIZE_LIMIT.to_string());
+        .pragma("journal_size_limit", crate::checkpoint::WAL_SIZE_LIMIT.to_string());
     if let Some(parent) = Path::new(options.get_filename()).parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| StorageError::InvalidSettings {
             key: "database.url",

@@ -3,19 +3,29 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
+use std::path::Path;
+
 use wm_storage::{DatabaseSettings, Db};
+
+/// Appends `$1` rows of 1 KiB each to `blobs`, in one statement.
+const KIB_ROWS: &str = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $1) \
+                        INSERT INTO blobs SELECT randomblob(1024) FROM n";
+
+/// A database in `dir/wm.db` with an empty table `blobs`.
+async fn blobs(dir: &Path) -> Db {
+    let db =
+        Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}", dir.join("wm.db").display()))).await.unwrap();
+    sqlx::query("CREATE TABLE blobs (b BLOB)").execute(db.sqlite().unwrap()).await.unwrap();
+    db
+}
 
 #[tokio::test]
 async fn sqlite_s_wal_shrinks_back_to_64_mib_once_a_burst_is_checkpointed() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("wm.db");
-    let db = Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}", file.display()))).await.unwrap();
+    let db = blobs(dir.path()).await;
     let pool = db.sqlite().unwrap();
-    sqlx::query("CREATE TABLE blobs (b BLOB)").execute(pool).await.unwrap();
     // 80 MiB in one transaction: the WAL cannot be checkpointed before it ends.
-    let burst = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 80000) \
-                 INSERT INTO blobs SELECT randomblob(1024) FROM n";
-    sqlx::query(burst).execute(pool).await.unwrap();
+    sqlx::query(KIB_ROWS).bind(80_000).execute(pool).await.unwrap();
     let wal = || std::fs::metadata(dir.path().join("wm.db-wal")).unwrap().len() >> 20;
     assert!(wal() >= 80, "the burst is in the WAL: {} MiB", wal());
     // The commit checkpointed it; the next write starts the WAL over.
@@ -27,8 +37,7 @@ async fn sqlite_s_wal_shrinks_back_to_64_mib_once_a_burst_is_checkpointed() {
 async fn the_writer_s_wal_is_checkpointed_beside_its_turns_and_starts_over() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("wm.db");
-    let db = Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}", file.display()))).await.unwrap();
-    sqlx::query("CREATE TABLE blobs (b BLOB)").execute(db.sqlite().unwrap()).await.unwrap();
+    let db = blobs(dir.path()).await;
     // The WAL's checkpoint sequence number (bytes 12..16 of its header)
     // counts the times it started over.
     let restarts = || {
@@ -38,9 +47,7 @@ async fn the_writer_s_wal_is_checkpointed_beside_its_turns_and_starts_over() {
         u32::from_be_bytes(header[12..16].try_into().unwrap())
     };
     let mut tx = db.begin_write().await.unwrap();
-    let burst = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 24000) \
-                 INSERT INTO blobs SELECT randomblob(1024) FROM n";
-    wm_storage::execute!(&mut tx, burst).unwrap();
+    wm_storage::execute!(&mut tx, KIB_ROWS, 24_000).unwrap();
     tx.commit().await.unwrap();
     let (before, file_before) = (restarts(), std::fs::metadata(&file).unwrap().len());
     assert!(file_before < 1 << 20, "the commit did not copy the burst into the file: {file_before} bytes");
@@ -77,14 +84,10 @@ async fn the_writer_s_wal_starts_over_while_readers_are_always_at_work() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wal_left_to_start_over_takes_no_more_turns_while_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
-    let db =
-        Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}/wm.db", dir.path().display()))).await.unwrap();
-    sqlx::query("CREATE TABLE blobs (b BLOB)").execute(db.sqlite().unwrap()).await.unwrap();
+    let db = blobs(dir.path()).await;
     // 80 MiB, past the 64 MiB at which a turn waits for readers.
     let mut tx = db.begin_write().await.unwrap();
-    let burst = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 80000) \
-                 INSERT INTO blobs SELECT randomblob(1024) FROM n";
-    wm_storage::execute!(&mut tx, burst).unwrap();
+    wm_storage::execute!(&mut tx, KIB_ROWS, 80_000).unwrap();
     tx.commit().await.unwrap();
     let checkpoint_turns = || -> u64 {
         wm_storage::writer::spent_by_site()
@@ -117,9 +120,7 @@ async fn largest_wal_while_reading(hold_ms: u64, pause_ms: u64) -> u64 {
         time::Duration,
     };
     let dir = tempfile::tempdir().unwrap();
-    let db =
-        Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}/wm.db", dir.path().display()))).await.unwrap();
-    sqlx::query("CREATE TABLE blobs (b BLOB)").execute(db.sqlite().unwrap()).await.unwrap();
+    let db = blobs(dir.path()).await;
     let reading = std::sync::Arc::new(AtomicBool::new(true));
     let readers: Vec<_> = (0..2u64)
         .map(|i| {
@@ -140,9 +141,7 @@ async fn largest_wal_while_reading(hold_ms: u64, pause_ms: u64) -> u64 {
     let mut largest = 0;
     for _ in 0..256 {
         let mut tx = db.begin_write().await.unwrap();
-        let commit = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) \
-                      INSERT INTO blobs SELECT randomblob(1024) FROM n";
-        wm_storage::execute!(&mut tx, commit).unwrap();
+        wm_storage::execute!(&mut tx, KIB_ROWS, 1_000).unwrap();
         tx.commit().await.unwrap();
         largest = largest.max(wal());
         tokio::time::sleep(Duration::from_millis(5)).await;
