@@ -1,0 +1,122 @@
+//! SQLite reads by key along one B-tree (migration 10, docs/performance.md
+//! §3): the directory and the message-id claims have no rowid, an upgrade
+//! keeps their rows, and ingest's lookups, the names and a gateway's
+//! activity page each read one index or key.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
+
+use wm_storage::{Migrations, with_pool};
+use wm_telemetry_ingest::MIGRATIONS;
+use wm_test_support::TestDb;
+
+/// The tables migration 10 rebuilds or reindexes, each row as one string.
+const ROWS: [&str; 4] = [
+    "SELECT id || '|' || serial_number FROM ingest_gateways ORDER BY 1",
+    "SELECT id || '|' || serial_number || '|' || ble_address || '|' || device_name FROM ingest_meters ORDER BY 1",
+    "SELECT gateway_id || '|' || message_id || '|' || received_at FROM ingest_messages ORDER BY 1",
+    "SELECT event_id || '|' || gateway_id || '|' || coalesce(meter_id, '-') || '|' || mqtt_topic || '|' || action \
+     || '|' || occurred_at FROM gateway_activity ORDER BY 1",
+];
+
+async fn exec(db: &TestDb, sql: &str) {
+    with_pool!(db.db(), pool => sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned())).execute(pool).await.map(drop))
+        .unwrap();
+}
+
+async fn strings(db: &TestDb, sql: &str) -> Vec<String> {
+    with_pool!(db.db(), pool => sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_owned())).fetch_all(pool).await).unwrap()
+}
+
+async fn all_rows(db: &TestDb) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for sql in ROWS {
+        rows.push(strings(db, sql).await);
+    }
+    rows
+}
+
+/// How SQLite reads `sql`: the details of its query plan, in order.
+async fn plan(db: &TestDb, sql: &str) -> Vec<String> {
+    let sql = format!("EXPLAIN QUERY PLAN {sql}");
+    let rows: Vec<(i64, i64, i64, String)> =
+        with_pool!(db.db(), pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(pool).await).unwrap();
+    rows.into_iter().map(|(_, _, _, detail)| detail).collect()
+}
+
+#[tokio::test]
+async fn sqlite_s_upgrade_keeps_every_row_of_the_tables_it_rebuilds() {
+    let db = TestDb::sqlite().await;
+    let before = Migrations {
+        component: MIGRATIONS.component,
+        sqlite: &MIGRATIONS.sqlite[..9],
+        postgres: &MIGRATIONS.postgres[..9],
+    };
+    db.migrate(&before).await.unwrap();
+    exec(
+        &db,
+        "INSERT INTO ingest_gateways VALUES ('g2', 'S2'), ('g1', 'S1');
+         INSERT INTO ingest_meters VALUES ('m2', 'M2', 'aa:02', 'WM-2'), ('m1', 'M1', 'aa:01', 'WM-1');
+         INSERT INTO ingest_messages VALUES ('g2', 7, 300), ('g1', 9, 100), ('g1', 8, 200);
+         INSERT INTO gateway_activity VALUES ('e3', 'g2', 'm2', 't/2', 'reading 1 L', 30),
+             ('e1', 'g1', NULL, 't/1', 'status', 10), ('e2', 'g1', 'm1', 't/1', 'reading 2 L', 20);",
+    )
+    .await;
+    let rows = all_rows(&db).await;
+    assert!(rows.iter().all(|table| table.len() >= 2), "{rows:?}");
+
+    db.migrate(&MIGRATIONS).await.unwrap();
+    assert_eq!(all_rows(&db).await, rows);
+    for table in ["ingest_gateways", "ingest_meters", "ingest_messages"] {
+        let sql = format!("SELECT CAST(wr AS TEXT) FROM pragma_table_list WHERE name = '{table}'");
+        assert_eq!(strings(&db, &sql).await, ["1"], "{table} has no rowid");
+    }
+    let left = "SELECT name FROM sqlite_master WHERE name LIKE '%by_rowid%'";
+    assert!(strings(&db, left).await.is_empty());
+    // A resent uplink is still claimed once, and a serial still unique.
+    exec(&db, "INSERT INTO ingest_messages VALUES ('g1', 8, 500) ON CONFLICT DO NOTHING").await;
+    assert_eq!(
+        strings(&db, "SELECT CAST(received_at AS TEXT) FROM ingest_messages WHERE message_id = 8").await,
+        ["200"]
+    );
+    let taken = with_pool!(db.db(), pool => sqlx::raw_sql("INSERT INTO ingest_meters VALUES ('m3', 'M1', 'aa:03', 'WM-3')")
+        .execute(pool)
+        .await
+        .map(drop));
+    assert!(taken.is_err(), "a second meter with serial M1");
+}
+
+#[tokio::test]
+async fn sqlite_answers_ingest_s_lookups_the_names_and_an_activity_page_from_one_b_tree_each() {
+    let db = TestDb::sqlite().await;
+    db.migrate(&MIGRATIONS).await.unwrap();
+    let plans = [
+        (
+            "SELECT event_id, gateway_id, meter_id, mqtt_topic, action, occurred_at FROM gateway_activity \
+             WHERE gateway_id = 'g' ORDER BY occurred_at DESC LIMIT 20",
+            "SEARCH gateway_activity USING COVERING INDEX gateway_activity_gateway (gateway_id=?)",
+        ),
+        (
+            "SELECT ble_address, id FROM ingest_meters WHERE ble_address IN ('a', 'b')",
+            "SEARCH ingest_meters USING COVERING INDEX ingest_meters_ble (ble_address=?)",
+        ),
+        (
+            "SELECT serial_number, id FROM ingest_meters WHERE serial_number IN ('a', 'b')",
+            "SEARCH ingest_meters USING COVERING INDEX ingest_meters_serial (serial_number=?)",
+        ),
+        (
+            "SELECT serial_number, id FROM ingest_gateways WHERE serial_number IN ('a', 'b')",
+            "SEARCH ingest_gateways USING COVERING INDEX ingest_gateways_serial (serial_number=?)",
+        ),
+        (
+            "SELECT id, device_name FROM ingest_meters WHERE id IN ('a', 'b')",
+            "SEARCH ingest_meters USING PRIMARY KEY (id=?)",
+        ),
+        (
+            "SELECT id, 'GTW-' || serial_number FROM ingest_gateways WHERE id IN ('a', 'b')",
+            "SEARCH ingest_gateways USING PRIMARY KEY (id=?)",
+        ),
+    ];
+    for (sql, expected) in plans {
+        assert_eq!(plan(&db, sql).await, [expected], "{sql}");
+    }
+}
