@@ -5,7 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
-use wm_storage::{Migrations, with_pool};
+use sqlx::SqlitePool;
+use wm_storage::Migrations;
 use wm_telemetry_ingest::MIGRATIONS;
 use wm_test_support::TestDb;
 
@@ -18,13 +19,17 @@ const ROWS: [&str; 4] = [
      || '|' || occurred_at FROM gateway_activity ORDER BY 1",
 ];
 
-async fn exec(db: &TestDb, sql: &str) {
-    with_pool!(db.db(), pool => sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned())).execute(pool).await.map(drop))
-        .unwrap();
+/// The SQLite pool of a test database made by `TestDb::sqlite`.
+fn sqlite(db: &TestDb) -> &SqlitePool {
+    db.db().sqlite().expect("a SQLite test database")
+}
+
+async fn run(db: &TestDb, sql: &str) -> Result<(), sqlx::Error> {
+    sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned())).execute(sqlite(db)).await.map(drop)
 }
 
 async fn strings(db: &TestDb, sql: &str) -> Vec<String> {
-    with_pool!(db.db(), pool => sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_owned())).fetch_all(pool).await).unwrap()
+    sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_owned())).fetch_all(sqlite(db)).await.unwrap()
 }
 
 async fn all_rows(db: &TestDb) -> Vec<Vec<String>> {
@@ -39,7 +44,7 @@ async fn all_rows(db: &TestDb) -> Vec<Vec<String>> {
 async fn plan(db: &TestDb, sql: &str) -> Vec<String> {
     let sql = format!("EXPLAIN QUERY PLAN {sql}");
     let rows: Vec<(i64, i64, i64, String)> =
-        with_pool!(db.db(), pool => sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(pool).await).unwrap();
+        sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(sqlite(db)).await.unwrap();
     rows.into_iter().map(|(_, _, _, detail)| detail).collect()
 }
 
@@ -52,7 +57,7 @@ async fn sqlite_s_upgrade_keeps_every_row_of_the_tables_it_rebuilds() {
         postgres: &MIGRATIONS.postgres[..9],
     };
     db.migrate(&before).await.unwrap();
-    exec(
+    run(
         &db,
         "INSERT INTO ingest_gateways VALUES ('g2', 'S2'), ('g1', 'S1');
          INSERT INTO ingest_meters VALUES ('m2', 'M2', 'aa:02', 'WM-2'), ('m1', 'M1', 'aa:01', 'WM-1');
@@ -60,7 +65,8 @@ async fn sqlite_s_upgrade_keeps_every_row_of_the_tables_it_rebuilds() {
          INSERT INTO gateway_activity VALUES ('e3', 'g2', 'm2', 't/2', 'reading 1 L', 30),
              ('e1', 'g1', NULL, 't/1', 'status', 10), ('e2', 'g1', 'm1', 't/1', 'reading 2 L', 20);",
     )
-    .await;
+    .await
+    .unwrap();
     let rows = all_rows(&db).await;
     assert!(rows.iter().all(|table| table.len() >= 2), "{rows:?}");
 
@@ -73,15 +79,12 @@ async fn sqlite_s_upgrade_keeps_every_row_of_the_tables_it_rebuilds() {
     let left = "SELECT name FROM sqlite_master WHERE name LIKE '%by_rowid%'";
     assert!(strings(&db, left).await.is_empty());
     // A resent uplink is still claimed once, and a serial still unique.
-    exec(&db, "INSERT INTO ingest_messages VALUES ('g1', 8, 500) ON CONFLICT DO NOTHING").await;
+    run(&db, "INSERT INTO ingest_messages VALUES ('g1', 8, 500) ON CONFLICT DO NOTHING").await.unwrap();
     assert_eq!(
         strings(&db, "SELECT CAST(received_at AS TEXT) FROM ingest_messages WHERE message_id = 8").await,
         ["200"]
     );
-    let taken = with_pool!(db.db(), pool => sqlx::raw_sql("INSERT INTO ingest_meters VALUES ('m3', 'M1', 'aa:03', 'WM-3')")
-        .execute(pool)
-        .await
-        .map(drop));
+    let taken = run(&db, "INSERT INTO ingest_meters VALUES ('m3', 'M1', 'aa:03', 'WM-3')").await;
     assert!(taken.is_err(), "a second meter with serial M1");
 }
 
