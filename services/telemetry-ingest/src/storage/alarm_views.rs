@@ -13,10 +13,7 @@ use wm_storage::{
     query::{self, Bind, Conditions},
 };
 
-use super::{
-    alarm_filter::{AlarmFilter, Assignee, Cursor, Page, SortKey},
-    directory,
-};
+use super::alarm_filter::{AlarmFilter, Assignee, Cursor, Page, SortKey};
 use crate::domain::alarm::Status;
 
 /// Someone who did something: a user, a gateway or w-meter itself.
@@ -113,7 +110,9 @@ wm_storage::from_row!(Assignable { user_id, username, role });
 
 const SELECT: &str = "SELECT a.alarm_id, a.device_id, a.device_kind, a.alarm_type, a.severity, a.status, a.details, \
     a.raised_by, a.raised_at, a.assignee, a.acknowledged_by, a.acknowledged_at, a.cleared_by, a.cleared_at, \
-    a.closed_by, a.closed_at, a.updated_at FROM alarms a";
+    a.closed_by, a.closed_at, a.updated_at, COALESCE(m.device_name, 'GTW-' || g.serial_number) AS device_name \
+    FROM alarms a LEFT JOIN ingest_meters m ON a.device_kind = 'meter' AND m.id = a.device_id \
+    LEFT JOIN ingest_gateways g ON a.device_kind = 'gateway' AND g.id = a.device_id";
 
 struct Row {
     alarm_id: String,
@@ -133,6 +132,8 @@ struct Row {
     closed_by: Option<String>,
     closed_at: Option<i64>,
     updated_at: i64,
+    /// The device's name, unless it was deleted.
+    device_name: Option<String>,
 }
 wm_storage::from_row!(Row {
     alarm_id,
@@ -151,7 +152,8 @@ wm_storage::from_row!(Row {
     cleared_at,
     closed_by,
     closed_at,
-    updated_at
+    updated_at,
+    device_name
 });
 
 /// A page of the alarms `filter` selects.
@@ -336,7 +338,6 @@ async fn views(db: &Db, rows: Vec<Row>) -> Result<Vec<AlarmView>, StorageError> 
         .map(String::as_str)
     });
     let names = names(db, ids.collect()).await?;
-    let devices = directory::names(db, rows.iter().map(|r| r.device_id.as_str())).await?;
     let actor = |id: &Option<String>| id.as_deref().map(|id| names.actor(id));
     Ok(rows
         .into_iter()
@@ -353,7 +354,7 @@ async fn views(db: &Db, rows: Vec<Row>) -> Result<Vec<AlarmView>, StorageError> 
             closed_at: r.closed_at.map(iso_micros),
             updated_at: iso_micros(r.updated_at),
             id: r.alarm_id,
-            device_name: devices.get(&r.device_id).cloned().unwrap_or_else(|| r.device_id.clone()),
+            device_name: r.device_name.unwrap_or_else(|| r.device_id.clone()),
             device_id: r.device_id,
             device_kind: r.device_kind,
             alarm_type: r.alarm_type,

@@ -9,7 +9,7 @@ use wm_storage::{
     Db, StorageError, Tx,
     bulk::{self, Rows},
     execute,
-    query::{self, Bind, Conditions},
+    query::{self, Bind},
     with_tx,
 };
 use wm_uplink::MeterRef;
@@ -68,29 +68,6 @@ pub async fn meter_address(tx: &mut Tx, meter_id: &str) -> Result<Option<(BleAdd
 pub async fn is_meter(db: &Db, meter_id: &str) -> Result<bool, StorageError> {
     let sql = "SELECT COUNT(*) FROM ingest_meters WHERE id = $1";
     Ok(query::fetch_count(db, sql.to_owned(), vec![meter_id.into()]).await? > 0)
-}
-
-/// The display names of the devices among `ids` that are registered
-/// (`W-…` or the meter's name, `GTW-{serial}`), by id: one query, so a
-/// table shows names instead of ids.
-pub async fn names<'a>(
-    db: &Db,
-    ids: impl IntoIterator<Item = &'a str>,
-) -> Result<HashMap<String, String>, StorageError> {
-    let mut ids: Vec<&str> = ids.into_iter().collect();
-    ids.sort_unstable();
-    ids.dedup();
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let mut conditions = Conditions::default();
-    let list = ids.iter().map(|id| conditions.bind((*id).into())).collect::<Vec<_>>().join(", ");
-    let sql = format!(
-        "SELECT id, device_name FROM ingest_meters WHERE id IN ({list}) \
-         UNION ALL SELECT id, 'GTW-' || serial_number FROM ingest_gateways WHERE id IN ({list})"
-    );
-    let rows: Vec<(String, String)> = query::fetch_all(db, sql, conditions.into_binds()).await?;
-    Ok(rows.into_iter().collect())
 }
 
 /// Applies one registry or auth event. Each topic arrives in one totally

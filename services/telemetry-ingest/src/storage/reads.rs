@@ -10,8 +10,6 @@ use wm_storage::{
     query::{self, Bind, Conditions},
 };
 
-use super::directory;
-
 /// Which rows of a list, and how many.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Slice {
@@ -22,17 +20,32 @@ pub struct Slice {
     pub max: i64,
 }
 
-async fn newest<T: query::Row>(db: &Db, table: &str, columns: &str, slice: &Slice) -> Result<Vec<T>, StorageError> {
+/// The device names an activity row carries, joined by id to the list's
+/// table (`a`): each name is one lookup by key in its own table, in the
+/// same statement as the page (docs/performance.md §3).
+const NAMES: &str = "LEFT JOIN ingest_gateways g ON g.id = a.gateway_id \
+                     LEFT JOIN ingest_meters m ON m.id = a.meter_id";
+
+/// The newest rows of `table` (as `a`) in `slice`: `columns` and `joins`
+/// may name other tables joined to `a`.
+async fn newest<T: query::Row>(
+    db: &Db,
+    table: &str,
+    columns: &str,
+    joins: &str,
+    slice: &Slice,
+) -> Result<Vec<T>, StorageError> {
     let mut conditions = Conditions::default();
     for (column, value) in &slice.equal {
-        conditions.push(Bind::Text(value.clone()), |p| format!("{column} = {p}"));
+        conditions.push(Bind::Text(value.clone()), |p| format!("a.{column} = {p}"));
     }
     if let Some(before) = slice.before {
-        conditions.push(Bind::Int(before), |p| format!("occurred_at < {p}"));
+        conditions.push(Bind::Int(before), |p| format!("a.occurred_at < {p}"));
     }
     let where_clause = conditions.where_clause();
     let limit = conditions.bind(Bind::Int(slice.max));
-    let sql = format!("SELECT {columns} FROM {table}{where_clause} ORDER BY occurred_at DESC LIMIT {limit}");
+    let sql =
+        format!("SELECT {columns} FROM {table} a {joins}{where_clause} ORDER BY a.occurred_at DESC LIMIT {limit}");
     query::fetch_all(db, sql, conditions.into_binds()).await
 }
 
@@ -43,8 +56,19 @@ struct ActivityRow {
     mqtt_topic: String,
     action: String,
     occurred_at: i64,
+    gateway_name: Option<String>,
+    meter_name: Option<String>,
 }
-wm_storage::from_row!(ActivityRow { event_id, gateway_id, meter_id, mqtt_topic, action, occurred_at });
+wm_storage::from_row!(ActivityRow {
+    event_id,
+    gateway_id,
+    meter_id,
+    mqtt_topic,
+    action,
+    occurred_at,
+    gateway_name,
+    meter_name
+});
 
 /// A gateway activity (spec §3).
 #[derive(Debug, Serialize, ToSchema)]
@@ -66,22 +90,17 @@ pub struct Activity {
 }
 
 pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, StorageError> {
-    let columns = "event_id, gateway_id, meter_id, mqtt_topic, action, occurred_at";
-    let rows: Vec<ActivityRow> = newest(db, "gateway_activity", columns, slice).await?;
-    let mut ids: Vec<&str> = Vec::with_capacity(rows.len() * 2);
-    for row in &rows {
-        ids.push(&row.gateway_id);
-        ids.extend(row.meter_id.as_deref());
-    }
-    let names = directory::names(db, ids).await?;
+    let columns = "a.event_id, a.gateway_id, a.meter_id, a.mqtt_topic, a.action, a.occurred_at, \
+                   'GTW-' || g.serial_number AS gateway_name, m.device_name AS meter_name";
+    let rows: Vec<ActivityRow> = newest(db, "gateway_activity", columns, NAMES, slice).await?;
     Ok(rows
         .into_iter()
         .map(|r| Activity {
             id: r.event_id,
-            gateway_name: names.get(&r.gateway_id).cloned(),
             gateway_id: r.gateway_id,
-            meter_name: r.meter_id.as_ref().and_then(|m| names.get(m)).cloned(),
+            gateway_name: r.gateway_name,
             meter_id: r.meter_id,
+            meter_name: r.meter_name,
             mqtt_topic: r.mqtt_topic,
             action: r.action,
             timestamp: iso_micros(r.occurred_at),
@@ -94,8 +113,10 @@ struct BleRow {
     meter_id: String,
     rssi: i32,
     occurred_at: i64,
+    gateway_name: Option<String>,
+    meter_name: Option<String>,
 }
-wm_storage::from_row!(BleRow { gateway_id, meter_id, rssi, occurred_at });
+wm_storage::from_row!(BleRow { gateway_id, meter_id, rssi, occurred_at, gateway_name, meter_name });
 
 /// A BLE activity: a gateway heard a meter (spec §3).
 #[derive(Debug, Serialize, ToSchema)]
@@ -113,19 +134,16 @@ pub struct Ble {
 }
 
 pub async fn ble_activity(db: &Db, slice: &Slice) -> Result<Vec<Ble>, StorageError> {
-    let rows: Vec<BleRow> = newest(db, "ble_activity", "gateway_id, meter_id, rssi, occurred_at", slice).await?;
-    let mut ids: Vec<&str> = Vec::with_capacity(rows.len() * 2);
-    for row in &rows {
-        ids.extend([row.gateway_id.as_str(), row.meter_id.as_str()]);
-    }
-    let names = directory::names(db, ids).await?;
+    let columns = "a.gateway_id, a.meter_id, a.rssi, a.occurred_at, \
+                   'GTW-' || g.serial_number AS gateway_name, m.device_name AS meter_name";
+    let rows: Vec<BleRow> = newest(db, "ble_activity", columns, NAMES, slice).await?;
     Ok(rows
         .into_iter()
         .map(|r| Ble {
-            gateway_name: names.get(&r.gateway_id).cloned(),
-            meter_name: names.get(&r.meter_id).cloned(),
             gateway_id: r.gateway_id,
+            gateway_name: r.gateway_name,
             meter_id: r.meter_id,
+            meter_name: r.meter_name,
             rssi: r.rssi,
             timestamp: iso_micros(r.occurred_at),
         })
@@ -149,7 +167,7 @@ pub struct Discovery {
 }
 
 pub async fn discoveries(db: &Db, slice: &Slice) -> Result<Vec<Discovery>, StorageError> {
-    let rows: Vec<DiscoveryRow> = newest(db, "discoveries", "device_name, ble_address, occurred_at", slice).await?;
+    let rows: Vec<DiscoveryRow> = newest(db, "discoveries", "device_name, ble_address, occurred_at", "", slice).await?;
     Ok(rows
         .into_iter()
         .map(|r| Discovery {
@@ -178,7 +196,7 @@ pub struct Consumption {
 }
 
 pub async fn consumption(db: &Db, slice: &Slice) -> Result<Vec<Consumption>, StorageError> {
-    let rows: Vec<ReadingRow> = newest(db, "readings", "event_id, record_ml, occurred_at", slice).await?;
+    let rows: Vec<ReadingRow> = newest(db, "readings", "event_id, record_ml, occurred_at", "", slice).await?;
     #[expect(clippy::cast_precision_loss, reason = "a record below 2^53 ml is exact")]
     let litres = |ml: i64| ml as f64 / 1000.0;
     Ok(rows
