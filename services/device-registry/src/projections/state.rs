@@ -89,8 +89,7 @@ pub enum Readings {
 /// not matter. A reading is added once per event id, however many times
 /// the log holds it.
 pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope], new: Readings) -> Result<(), StorageError> {
-    let mut seen = Seen::default();
-    let mut readings = Vec::new();
+    let mut heard = state::Heard::default();
     let reading_ids: Vec<&str> = envelopes
         .iter()
         .filter(|e| matches!(e.payload, Some(Payload::ReadingReceived(_))))
@@ -105,30 +104,24 @@ pub async fn apply_all(tx: &mut Tx, envelopes: &[Envelope], new: Readings) -> Re
         match payload {
             Payload::GatewayActivity(e) => {
                 let at = seen_at(envelope);
-                latest(&mut seen.gateways, &e.gateway_id, at);
+                latest(&mut heard.gateways, &e.gateway_id, at);
                 if let Some(meter_id) = &e.meter_id {
-                    latest(&mut seen.meters, meter_id, at);
+                    latest(&mut heard.meters, meter_id, at);
                 }
             }
             Payload::ReadingReceived(_) if !fresh.remove(&envelope.event_id) => {
                 tracing::debug!(event_id = envelope.event_id, "a reading already added, skipped");
             }
             Payload::ReadingReceived(e) => match millilitres(e.record, e.unit()) {
-                Some(ml) => readings.push(state::Reading { meter_id: &e.meter_id, gateway_id: &e.gateway_id, ml }),
+                Some(ml) => {
+                    heard.readings.push(state::Reading { meter_id: &e.meter_id, gateway_id: &e.gateway_id, ml })
+                }
                 None => tracing::warn!(event_id = envelope.event_id, "skipping a reading without a unit"),
             },
             _ => apply_other(tx, payload).await?,
         }
     }
-    state::seen_all(tx, &seen.gateways, &seen.meters).await?;
-    state::readings(tx, &readings).await
-}
-
-/// The latest time each device was heard from in a batch.
-#[derive(Default)]
-struct Seen {
-    gateways: HashMap<String, i64>,
-    meters: HashMap<String, i64>,
+    state::heard(tx, &heard).await
 }
 
 fn latest(devices: &mut HashMap<String, i64>, id: &str, at: i64) {

@@ -14,23 +14,6 @@ use wm_storage::{
     query::Bind,
 };
 
-/// Many devices heard from: the latest time of each (µs), by id.
-pub async fn seen_all(
-    tx: &mut Tx,
-    gateways: &HashMap<String, i64>,
-    meters: &HashMap<String, i64>,
-) -> Result<(), StorageError> {
-    for (table, devices) in [("gateways", gateways), ("meters", meters)] {
-        let mut rows = Rows::new(2);
-        devices.iter().for_each(|(id, at)| rows.push([id.into(), Bind::Int(*at)]));
-        let later = "CASE WHEN lastseen IS NULL OR lastseen < v.column2 THEN v.column2 ELSE lastseen END";
-        let head = format!("UPDATE {table} SET lastseen = {later}, last_activity = {later} FROM (");
-        let tail = format!(") AS v WHERE {table}.id = v.column1");
-        bulk::execute(tx, &head, &tail, rows).await?;
-    }
-    Ok(())
-}
-
 /// Records that the reading events `event_ids` are in the totals, and
 /// returns those that were not already: the others were sent twice. An id
 /// listed twice is returned once.
@@ -57,11 +40,23 @@ pub struct Reading<'a> {
     pub ml: i64,
 }
 
-/// Applies readings, in order, in three statements: the meters' last
+/// What a batch of events heard: the latest time each device was heard
+/// from (µs), by id, and the new readings in order.
+#[derive(Debug, Default)]
+pub struct Heard<'a> {
+    pub gateways: HashMap<String, i64>,
+    pub meters: HashMap<String, i64>,
+    pub readings: Vec<Reading<'a>>,
+}
+
+/// Applies what a batch heard in three statements: the meters' last
 /// gateways are read, the sums and moves are worked out here, and each meter
-/// and gateway is updated once.
-pub async fn readings(tx: &mut Tx, readings: &[Reading<'_>]) -> Result<(), StorageError> {
-    let ids: HashSet<&str> = readings.iter().map(|r| r.meter_id).collect();
+/// and gateway is updated once, its last-seen time and its totals together.
+/// One version of each row per batch, not two: on PostgreSQL, an update of
+/// `last_activity` (indexed) writes a new entry in every index of the table
+/// (docs/performance.md §2).
+pub async fn heard(tx: &mut Tx, heard: &Heard<'_>) -> Result<(), StorageError> {
+    let ids: HashSet<&str> = heard.readings.iter().map(|r| r.meter_id).collect();
     let ids = ids.into_iter().map(Bind::from).collect();
     let stored: Vec<(String, Option<String>)> =
         bulk::fetch_in(tx, "SELECT id, last_gateway_id FROM meters", "id", ids).await?;
@@ -69,7 +64,7 @@ pub async fn readings(tx: &mut Tx, readings: &[Reading<'_>]) -> Result<(), Stora
     let mut meters: HashMap<&str, i64> = HashMap::new();
     // Per gateway: readings relayed, and the move in its meters' count.
     let mut gateways: HashMap<String, (i64, i64)> = HashMap::new();
-    for r in readings {
+    for r in &heard.readings {
         let Some(previous) = last.get_mut(r.meter_id) else { continue };
         *meters.entry(r.meter_id).or_default() += r.ml;
         gateways.entry(r.gateway_id.to_owned()).or_default().0 += 1;
@@ -80,22 +75,36 @@ pub async fn readings(tx: &mut Tx, readings: &[Reading<'_>]) -> Result<(), Stora
             }
         }
     }
-    let mut rows = Rows::new(3);
-    for (id, ml) in meters {
-        rows.push([id.into(), Bind::Int(ml), last.get(id).cloned().flatten().into()]);
+    let mut rows = Rows::new(4);
+    for id in heard.meters.keys().map(String::as_str).chain(meters.keys().copied()).collect::<HashSet<_>>() {
+        let gateway = meters.contains_key(id).then(|| last.get(id).cloned().flatten()).flatten();
+        let ml = meters.get(id).copied().unwrap_or_default();
+        rows.push([id.into(), heard.meters.get(id).copied().into(), Bind::Int(ml), gateway.into()]);
     }
-    let head =
-        "UPDATE meters SET total_consumption_ml = total_consumption_ml + v.column2, last_gateway_id = v.column3 FROM (";
-    bulk::execute(tx, head, ") AS v WHERE meters.id = v.column1", rows).await?;
-    let mut rows = Rows::new(3);
-    gateways
-        .into_iter()
-        .for_each(|(id, (records, meters))| rows.push([id.into(), Bind::Int(records), Bind::Int(meters)]));
-    let head = "UPDATE gateways SET records_count = records_count + v.column2, \
-                water_meters_count = water_meters_count + v.column3 FROM (";
-    bulk::execute(tx, head, ") AS v WHERE gateways.id = v.column1", rows).await?;
+    let head = format!(
+        "UPDATE meters SET {SEEN}, total_consumption_ml = total_consumption_ml + v.column3, \
+         last_gateway_id = COALESCE(v.column4, last_gateway_id) FROM ("
+    );
+    bulk::execute(tx, &head, ") AS v WHERE meters.id = v.column1", rows).await?;
+    let mut rows = Rows::new(4);
+    for id in heard.gateways.keys().chain(gateways.keys()).map(String::as_str).collect::<HashSet<_>>() {
+        let (records, moved) = gateways.get(id).copied().unwrap_or_default();
+        rows.push([id.into(), heard.gateways.get(id).copied().into(), Bind::Int(records), Bind::Int(moved)]);
+    }
+    let head = format!(
+        "UPDATE gateways SET {SEEN}, records_count = records_count + v.column3, \
+         water_meters_count = water_meters_count + v.column4 FROM ("
+    );
+    bulk::execute(tx, &head, ") AS v WHERE gateways.id = v.column1", rows).await?;
     Ok(())
 }
+
+/// A device heard from at `v.column2` (µs; `NULL` if only its totals move)
+/// was last seen then, unless it was seen later already.
+const SEEN: &str = "lastseen = CASE WHEN v.column2 IS NULL THEN lastseen \
+    WHEN lastseen IS NULL OR lastseen < v.column2 THEN v.column2 ELSE lastseen END, \
+    last_activity = CASE WHEN v.column2 IS NULL THEN last_activity \
+    WHEN lastseen IS NULL OR lastseen < v.column2 THEN v.column2 ELSE lastseen END";
 
 /// The gateway's MQTT session went up or down.
 pub async fn session(tx: &mut Tx, gateway_id: &str, online: bool) -> Result<(), StorageError> {
