@@ -20,19 +20,22 @@ pub struct Slice {
     pub max: i64,
 }
 
-/// The device names an activity row carries, joined by id to the list's
-/// table (`a`): each name is one lookup by key in its own table, in the
-/// same statement as the page (docs/performance.md §3).
-const NAMES: &str = "LEFT JOIN ingest_gateways g ON g.id = a.gateway_id \
-                     LEFT JOIN ingest_meters m ON m.id = a.meter_id";
+/// Whether a list's rows carry the names of their gateway and meter
+/// (`gateway_name`, `meter_name`), joined by id onto the list's table (`a`):
+/// each name is one lookup by key in its own table, in the same statement as
+/// the page (docs/performance.md §3).
+#[derive(Clone, Copy)]
+enum Named {
+    Yes,
+    No,
+}
 
-/// The newest rows of `table` (as `a`) in `slice`: `columns` and `joins`
-/// may name other tables joined to `a`.
+/// The newest rows of `table` (as `a`) in `slice`.
 async fn newest<T: query::Row>(
     db: &Db,
     table: &str,
     columns: &str,
-    joins: &str,
+    named: Named,
     slice: &Slice,
 ) -> Result<Vec<T>, StorageError> {
     let mut conditions = Conditions::default();
@@ -44,8 +47,16 @@ async fn newest<T: query::Row>(
     }
     let where_clause = conditions.where_clause();
     let limit = conditions.bind(Bind::Int(slice.max));
-    let sql =
-        format!("SELECT {columns} FROM {table} a {joins}{where_clause} ORDER BY a.occurred_at DESC LIMIT {limit}");
+    let (names, joins) = match named {
+        Named::Yes => (
+            ", 'GTW-' || g.serial_number AS gateway_name, m.device_name AS meter_name",
+            " LEFT JOIN ingest_gateways g ON g.id = a.gateway_id LEFT JOIN ingest_meters m ON m.id = a.meter_id",
+        ),
+        Named::No => ("", ""),
+    };
+    let sql = format!(
+        "SELECT {columns}{names} FROM {table} a{joins}{where_clause} ORDER BY a.occurred_at DESC LIMIT {limit}"
+    );
     query::fetch_all(db, sql, conditions.into_binds()).await
 }
 
@@ -90,9 +101,8 @@ pub struct Activity {
 }
 
 pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, StorageError> {
-    let columns = "a.event_id, a.gateway_id, a.meter_id, a.mqtt_topic, a.action, a.occurred_at, \
-                   'GTW-' || g.serial_number AS gateway_name, m.device_name AS meter_name";
-    let rows: Vec<ActivityRow> = newest(db, "gateway_activity", columns, NAMES, slice).await?;
+    let columns = "a.event_id, a.gateway_id, a.meter_id, a.mqtt_topic, a.action, a.occurred_at";
+    let rows: Vec<ActivityRow> = newest(db, "gateway_activity", columns, Named::Yes, slice).await?;
     Ok(rows
         .into_iter()
         .map(|r| Activity {
@@ -134,9 +144,8 @@ pub struct Ble {
 }
 
 pub async fn ble_activity(db: &Db, slice: &Slice) -> Result<Vec<Ble>, StorageError> {
-    let columns = "a.gateway_id, a.meter_id, a.rssi, a.occurred_at, \
-                   'GTW-' || g.serial_number AS gateway_name, m.device_name AS meter_name";
-    let rows: Vec<BleRow> = newest(db, "ble_activity", columns, NAMES, slice).await?;
+    let columns = "a.gateway_id, a.meter_id, a.rssi, a.occurred_at";
+    let rows: Vec<BleRow> = newest(db, "ble_activity", columns, Named::Yes, slice).await?;
     Ok(rows
         .into_iter()
         .map(|r| Ble {
@@ -167,7 +176,8 @@ pub struct Discovery {
 }
 
 pub async fn discoveries(db: &Db, slice: &Slice) -> Result<Vec<Discovery>, StorageError> {
-    let rows: Vec<DiscoveryRow> = newest(db, "discoveries", "device_name, ble_address, occurred_at", "", slice).await?;
+    let rows: Vec<DiscoveryRow> =
+        newest(db, "discoveries", "device_name, ble_address, occurred_at", Named::No, slice).await?;
     Ok(rows
         .into_iter()
         .map(|r| Discovery {
@@ -196,7 +206,7 @@ pub struct Consumption {
 }
 
 pub async fn consumption(db: &Db, slice: &Slice) -> Result<Vec<Consumption>, StorageError> {
-    let rows: Vec<ReadingRow> = newest(db, "readings", "event_id, record_ml, occurred_at", "", slice).await?;
+    let rows: Vec<ReadingRow> = newest(db, "readings", "event_id, record_ml, occurred_at", Named::No, slice).await?;
     #[expect(clippy::cast_precision_loss, reason = "a record below 2^53 ml is exact")]
     let litres = |ml: i64| ml as f64 / 1000.0;
     Ok(rows
