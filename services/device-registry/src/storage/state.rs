@@ -77,7 +77,8 @@ pub async fn heard(tx: &mut Tx, heard: &Heard<'_>) -> Result<(), StorageError> {
     }
     let mut rows = Rows::new(4);
     for id in heard.meters.keys().map(String::as_str).chain(meters.keys().copied()).collect::<HashSet<_>>() {
-        let gateway = meters.contains_key(id).then(|| last.get(id).cloned().flatten()).flatten();
+        // `last` holds the meters with readings: a meter only heard from keeps its last gateway.
+        let gateway = last.get(id).cloned().flatten();
         let ml = meters.get(id).copied().unwrap_or_default();
         rows.push([id.into(), heard.meters.get(id).copied().into(), Bind::Int(ml), gateway.into()]);
     }
