@@ -104,7 +104,7 @@ else
   out=$(mktemp)
   trap 'rm -f "$out"' EXIT
   report | tee "$out"
-  for figure in "MQTT → committed projection, embedded" "peak RSS" "MQTT → visible in the API, embedded" "… the SQLite writer held" \
+  for figure in "MQTT → committed projection, embedded" "peak RSS" "MQTT → visible in the API, embedded" "… of which until ingest committed it" "… the SQLite writer held" \
     "MQTT → committed projection, distributed" "MQTT → visible in the API, distributed" "API list" "API detail" "API count" \
     "API search" "API activity" "API mixed reads" "API list.*PostgreSQL" "API search.*PostgreSQL" \
     "\`wmeter seed\`.*SQLite.*multi-row" "\`wmeter seed\`.*PostgreSQL.*multi-row" "\`wmeter seed\`.*against COPY" \

@@ -12,7 +12,7 @@ use wm_test_support::cluster::{Cluster, GATEWAY_LOGIN};
 
 use crate::{
     fleet::{Api, Fleet, Load},
-    ingest::{Args, ingest_rate, latencies_at, latency_figure, raw_rate},
+    ingest::{Args, Latencies, ingest_rate, latencies_at, latency_figure, raw_rate},
     publisher::Broker,
     report,
     server::ADMIN,
@@ -45,7 +45,7 @@ pub async fn run(args: DistributedArgs) -> anyhow::Result<()> {
 async fn measure(args: &Args, replicas: usize, with_latency: bool) -> anyhow::Result<()> {
     args.load.validate()?;
     let Load { gateways, meters_per_gateway, messages } = args.load;
-    let (mut raw, mut ours, mut latency) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut raw, mut ours, mut latency) = (Vec::new(), Vec::new(), Latencies::default());
     for run in 1..=args.common.runs {
         let cluster = Cluster::with_ingest_replicas(&args.common.wmeter, replicas)
             .await
@@ -74,7 +74,7 @@ async fn measure(args: &Args, replicas: usize, with_latency: bool) -> anyhow::Re
     report::row(&what, "events/s", &ours, Some(&raw), true, "≥ 30,000/s");
     if with_latency {
         let what = format!("{}, {replicas} ingest replica(s)", latency_figure("distributed", &ours));
-        report::row(&what, "ms", &latency, None, false, "—");
+        latency.report(&what, "—");
     }
     Ok(())
 }

@@ -166,6 +166,14 @@ impl Fleet {
         gateway["recordsCount"].as_u64().context("a gateway with a recordsCount")
     }
 
+    /// Where one gateway's newest activity item is read: it changes once
+    /// ingest has committed a message of that gateway.
+    pub async fn newest_activity_of(&self, serial: &str) -> anyhow::Result<String> {
+        let gateway = self.api.get(&format!("/api/proxy/gateways/serial/{serial}")).await?;
+        let id = gateway["_id"].as_str().context("a gateway with an _id")?;
+        Ok(format!("/api/proxy/gateways/gateway-activity/{id}?max=1"))
+    }
+
     /// The readings every gateway has pushed, as the API shows them.
     pub async fn records(&self) -> anyhow::Result<u64> {
         let list = self.api.get(&format!("/api/proxy/gateways?max={MAX_GATEWAYS}")).await?;
