@@ -212,19 +212,23 @@ pub async fn latencies_at(fleet: &Fleet, rate: f64, period: Duration) -> anyhow:
         let newest = fleet.api.get(&activity).await?;
         let sent = Instant::now();
         probe.client.publish(&topic, QoS::AtLeastOnce, false, crate::fleet::reading(id, &meters[0])).await?;
-        while fleet.api.get(&activity).await? == newest {
-            ensure!(sent.elapsed() < Duration::from_secs(60), "probe {id} not committed within 60 s");
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        latencies.committed.push(sent.elapsed().as_secs_f64() * 1000.0);
-        while fleet.records_of(serial).await? <= before {
-            ensure!(sent.elapsed() < Duration::from_secs(60), "probe {id} not visible within 60 s");
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        latencies.visible.push(sent.elapsed().as_secs_f64() * 1000.0);
+        let committed = async || anyhow::Ok(fleet.api.get(&activity).await? != newest);
+        latencies.committed.push(ms_until(sent, committed).await.with_context(|| format!("probe {id} committed"))?);
+        let visible = async || anyhow::Ok(fleet.records_of(serial).await? > before);
+        latencies.visible.push(ms_until(sent, visible).await.with_context(|| format!("probe {id} visible"))?);
     }
     load.await??;
     Ok(latencies)
+}
+
+/// Milliseconds from `sent` until `done`, asked every millisecond, says so;
+/// an error past 60 s.
+async fn ms_until(sent: Instant, done: impl AsyncFn() -> anyhow::Result<bool>) -> anyhow::Result<f64> {
+    while !done().await? {
+        ensure!(sent.elapsed() < Duration::from_secs(60), "not within 60 s");
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    Ok(sent.elapsed().as_secs_f64() * 1000.0)
 }
 
 /// The latency row's label: the rate it was sampled at.
