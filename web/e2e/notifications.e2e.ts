@@ -24,7 +24,10 @@ describe('live notifications', () => {
 
     await suite.page.getByRole('button', { name: /^Notifications/ }).click();
     await panel.waitFor();
-    expect(await panel.getByRole('button').filter({ hasText: name }).count()).toBe(0);
+    // The probe's own item, not every item naming the meter: the live
+    // simulator raises alerts of its own for its meters, and one may arrive
+    // after the click.
+    expect(await item.count()).toBe(0);
     await suite.page.keyboard.press('Escape');
   });
 });
