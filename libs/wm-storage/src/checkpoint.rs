@@ -13,11 +13,15 @@
 //! copy past the oldest reader's snapshot, and a write does not wait for
 //! the readers that started before the copy was complete. With readers
 //! always at work (the API's, at some 2,000 uplinks a second) the WAL grew
-//! to 10 GiB (docs/performance.md §5). So past [`WAIT_AT`] pages, a turn
-//! of the writer waits for those readers, up to [`WAIT_FOR_READERS`] per
-//! attempt, copies the rest and leaves the WAL to start over; readers that
-//! start meanwhile read the database file. A reader longer than that (an
-//! export) is not waited for again before [`WAIT_AGAIN_AFTER`].
+//! to 10 GiB (docs/performance.md §5). So past the length its file is cut
+//! back to (`journal_size_limit`, set by db.rs from
+//! `database.wal_limit_mib`), a turn of the writer waits for those readers,
+//! up to [`WAIT_FOR_READERS`] per attempt, copies the rest and leaves the
+//! WAL to start over; readers that start meanwhile read the database file.
+//! A reader longer than that (an export) is not waited for again before
+//! [`WAIT_AGAIN_AFTER`]. Each such turn copies what was appended while it
+//! waited for the writer, some 40–100 ms under ingest's load: the longer
+//! the WAL, the rarer they are (docs/performance.md §1).
 
 use std::{
     sync::{Arc, Mutex, PoisonError},
@@ -30,7 +34,7 @@ use sqlx::{
 };
 use tokio::{runtime::Handle, sync::Notify, task::JoinHandle, time::Instant};
 
-use crate::Writer;
+use crate::{DatabaseSettings, Writer};
 
 /// How often the WAL is checkpointed.
 const EVERY: Duration = Duration::from_millis(250);
@@ -39,14 +43,6 @@ const EVERY: Duration = Duration::from_millis(250);
 /// turn of the writer too: 16 MiB of SQLite's default 4 KiB pages. A WAL
 /// four times as long measured no faster (docs/performance.md §1).
 const RESTART_AT: i64 = 4_096;
-
-/// The bytes a SQLite WAL file is cut back to when it starts over
-/// (`journal_size_limit`, set by db.rs).
-pub(crate) const WAL_SIZE_LIMIT: u64 = 64 * 1024 * 1024;
-
-/// The pages in the WAL past which a turn of the writer starts it over,
-/// waiting for readers: [`WAL_SIZE_LIMIT`], in SQLite's default 4 KiB pages.
-const WAIT_AT: i64 = (WAL_SIZE_LIMIT / 4_096) as i64;
 
 /// How long one attempt to start the WAL over waits for readers at most,
 /// holding the writer meanwhile. The API's reads take a few milliseconds.
@@ -90,7 +86,8 @@ impl Checkpoints {
 async fn run(checkpoints: Arc<Checkpoints>, writer: Writer, options: Arc<SqliteConnectOptions>) {
     // A file gone (a test's folder deleted) is not made again empty.
     let options = (*options).clone().create_if_missing(false);
-    let mut connection: Option<SqliteConnection> = None;
+    // With the pages past which a turn starts the WAL over.
+    let mut connection: Option<(SqliteConnection, i64)> = None;
     // Said once per run of failures, not four times a second.
     let mut failing = false;
     let mut may_wait_from = Instant::now();
@@ -105,13 +102,16 @@ async fn run(checkpoints: Arc<Checkpoints>, writer: Writer, options: Arc<SqliteC
             _ = tick.tick() => {}
         }
         let pages = match connection.as_mut() {
-            Some(connection) => passive(connection).await,
-            None => match options.connect().await {
-                Ok(opened) => passive(connection.insert(opened)).await,
+            Some((connection, wait_at)) => passive(connection).await.map(|pages| (pages, *wait_at)),
+            None => match open(&options).await {
+                Ok(opened) => {
+                    let (connection, wait_at) = connection.insert(opened);
+                    passive(connection).await.map(|pages| (pages, *wait_at))
+                }
                 Err(e) => Err(e),
             },
         };
-        let pages = match pages {
+        let (pages, wait_at) = match pages {
             Ok(pages) => pages,
             Err(e) => {
                 if !failing {
@@ -122,7 +122,7 @@ async fn run(checkpoints: Arc<Checkpoints>, writer: Writer, options: Arc<SqliteC
             }
         };
         failing = false;
-        if pages.in_wal > WAIT_AT && left_at != Some(pages.in_wal) && Instant::now() >= may_wait_from {
+        if pages.in_wal > wait_at && left_at != Some(pages.in_wal) && Instant::now() >= may_wait_from {
             let turn = writer.turn().await;
             match restart(turn.pool()).await {
                 Ok(Some(in_wal)) => left_at = Some(in_wal),
@@ -136,9 +136,22 @@ async fn run(checkpoints: Arc<Checkpoints>, writer: Writer, options: Arc<SqliteC
             }
         }
     }
-    if let Some(connection) = connection {
+    if let Some((connection, _)) = connection {
         let _ = connection.close().await;
     }
+}
+
+/// A connection of the checkpoints' own, and the pages in the WAL past
+/// which a turn of the writer starts it over: the length its file is cut
+/// back to then, as the pool was opened with (db.rs), or the default
+/// `database.wal_limit_mib` for a pool opened without one.
+async fn open(options: &SqliteConnectOptions) -> Result<(SqliteConnection, i64), sqlx::Error> {
+    let mut connection = options.connect().await?;
+    let limit: i64 = sqlx::query_scalar("PRAGMA journal_size_limit").fetch_one(&mut connection).await?;
+    let page_size: i64 = sqlx::query_scalar("PRAGMA page_size").fetch_one(&mut connection).await?;
+    let default = i64::try_from(DatabaseSettings::default().wal_limit_mib << 20).unwrap_or(i64::MAX);
+    let limit = if limit > 0 { limit } else { default };
+    Ok((connection, limit / page_size.max(512)))
 }
 
 /// Copies into the database file what of the WAL no reader still needs,

@@ -150,8 +150,9 @@ async fn connect_sqlite(settings: &DatabaseSettings, acquire: Duration) -> Resul
         .busy_timeout(Duration::from_secs(10))
         // The WAL file keeps its largest size (a burst of deletes, or
         // checkpoints held back by long reads) unless told to shrink back
-        // once a checkpoint lets it start over: this bounds it at 64 MiB.
-        .pragma("journal_size_limit", crate::checkpoint::WAL_SIZE_LIMIT.to_string());
+        // once a checkpoint lets it start over. The checkpoints read this
+        // back as the length at which they start it over (checkpoint.rs).
+        .pragma("journal_size_limit", (settings.wal_limit_mib << 20).to_string());
     if let Some(parent) = Path::new(options.get_filename()).parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| StorageError::InvalidSettings {
             key: "database.url",

@@ -12,11 +12,25 @@ pub struct DatabaseSettings {
     /// How long a request waits for a pooled connection before it fails
     /// (and the API answers 503), in milliseconds.
     pub acquire_timeout_ms: u64,
+    /// SQLite only: the length in MiB past which the WAL is started over,
+    /// a turn of the writer waiting for its readers (`checkpoint.rs`), and
+    /// the size its file is cut back to then (`journal_size_limit`).
+    pub wal_limit_mib: u64,
 }
+
+/// The bounds of [`DatabaseSettings::wal_limit_mib`]: at least the 16 MiB
+/// past which a checkpoint also takes a turn of the writer, and at most
+/// 64 GiB.
+const WAL_LIMIT_MIB: std::ops::RangeInclusive<u64> = 16..=65_536;
 
 impl Default for DatabaseSettings {
     fn default() -> Self {
-        Self { url: "sqlite://data/wmeter.db".to_owned(), max_connections: 8, acquire_timeout_ms: 5_000 }
+        Self {
+            url: "sqlite://data/wmeter.db".to_owned(),
+            max_connections: 8,
+            acquire_timeout_ms: 5_000,
+            wal_limit_mib: 256,
+        }
     }
 }
 
@@ -48,6 +62,17 @@ impl DatabaseSettings {
             return Err(StorageError::InvalidSettings {
                 key: "database.max_connections",
                 message: "must be at least 1".to_owned(),
+            });
+        }
+        if !WAL_LIMIT_MIB.contains(&self.wal_limit_mib) {
+            return Err(StorageError::InvalidSettings {
+                key: "database.wal_limit_mib",
+                message: format!(
+                    "{} is out of range; expected {} to {} (MiB)",
+                    self.wal_limit_mib,
+                    WAL_LIMIT_MIB.start(),
+                    WAL_LIMIT_MIB.end()
+                ),
             });
         }
         Ok(())
@@ -113,6 +138,20 @@ mod tests {
     fn not_a_url_is_rejected_without_leaking_it_whole() {
         let err = DatabaseSettings::with_url("data.db").backend().unwrap_err().to_string();
         assert!(err.starts_with("database.url: 'data.db' is not a database URL"), "{err}");
+    }
+
+    #[test]
+    fn a_wal_limit_out_of_range_names_the_key_and_the_range() {
+        for (mib, valid) in [(15, false), (16, true), (256, true), (65_536, true), (65_537, false)] {
+            let settings = DatabaseSettings { wal_limit_mib: mib, ..DatabaseSettings::with_url("sqlite://x.db") };
+            match settings.validate() {
+                Ok(()) => assert!(valid, "{mib} MiB was accepted"),
+                Err(e) => assert_eq!(
+                    (valid, e.to_string()),
+                    (false, format!("database.wal_limit_mib: {mib} is out of range; expected 16 to 65536 (MiB)"))
+                ),
+            }
+        }
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The SQLite WAL's checkpoints: it is copied beside the writer's turns,
-//! starts over under readers that never stop, and is cut back to 64 MiB.
+//! starts over under readers that never stop, and is cut back to its limit
+//! (`database.wal_limit_mib`, 64 MiB here: a quarter of the default, so
+//! that each test writes a quarter as much).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
@@ -11,10 +13,14 @@ use wm_storage::{DatabaseSettings, Db};
 const KIB_ROWS: &str = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $1) \
                         INSERT INTO blobs SELECT randomblob(1024) FROM n";
 
-/// A database in `dir/wm.db` with an empty table `blobs`.
+/// A database in `dir/wm.db` with an empty table `blobs`, and a WAL
+/// limit of 64 MiB.
 async fn blobs(dir: &Path) -> Db {
-    let db =
-        Db::connect(&DatabaseSettings::with_url(format!("sqlite://{}", dir.join("wm.db").display()))).await.unwrap();
+    let settings = DatabaseSettings {
+        wal_limit_mib: 64,
+        ..DatabaseSettings::with_url(format!("sqlite://{}", dir.join("wm.db").display()))
+    };
+    let db = Db::connect(&settings).await.unwrap();
     sqlx::query("CREATE TABLE blobs (b BLOB)").execute(db.sqlite().unwrap()).await.unwrap();
     db
 }
