@@ -85,7 +85,7 @@ login-storm: web/dist/index.html
 bench: deps web/node_modules/.installed-all web/dist/index.html
 	deploy/dev/test.sh bench
 
-## bench-scale: the API and the seeder at 1,000,000 meters and 50,000,000 readings, SQLite and PostgreSQL (release build, hours, not in CI; WM_SCALE sets another scale); appends to bench/RESULTS.md.
+## bench-scale: the API and the seeder at 1,000,000 meters and 50,000,000 readings, SQLite and PostgreSQL (release build, hours, not in CI; WM_SCALE sets another scale, WM_SCALE_ON=sqlite or postgres one database); appends to bench/RESULTS.md.
 bench-scale: deps web/node_modules/.installed-all web/dist/index.html
 	deploy/dev/test.sh bench-scale
 

@@ -9,7 +9,8 @@
 #                        scale, on SQLite and on PostgreSQL (issue 23, item 6);
 #                        hours, not minutes; appends to bench/RESULTS.md.
 #                        WM_SCALE="--gateways … --meters … --readings …" sets
-#                        another scale.
+#                        another scale; WM_SCALE_ON="sqlite" or "postgres"
+#                        runs one database only (default: both, in turn).
 # The distributed and PostgreSQL figures need the servers deploy/dev/test.sh
 # starts (make bench, bench-smoke and bench-scale run this script through it).
 set -euo pipefail
@@ -18,16 +19,23 @@ cd "$(dirname "$0")/.."
 mode=${1:-}
 case "$mode" in
   full)
+    backends=(sqlite)
     profile=release; runs=5; gateways=50; meters=20; messages=100000; cluster_runs=3; replicas=1,2,4; latency=10
     seed=(--gateways 10000 --meters 1000000 --readings 2000000); clients=32; seconds=10
     streams=10000; h2_streams=50000; per_connection=1000; events=10; uplinks=100000; import_rows=10000 ;;
   smoke)
+    backends=(sqlite postgres)
     profile=debug; runs=1; gateways=2; meters=2; messages=200; cluster_runs=1; replicas=2; latency=1
     seed=(--gateways 3 --meters 30 --readings 100); clients=4; seconds=1
     streams=20; h2_streams=20; per_connection=10; events=2; uplinks=200; import_rows=50 ;;
   scale)
     profile=release; runs=1; clients=32; seconds=10
-    read -r -a seed <<< "${WM_SCALE:---gateways 10000 --meters 1000000 --readings 50000000}" ;;
+    read -r -a seed <<< "${WM_SCALE:---gateways 10000 --meters 1000000 --readings 50000000}"
+    read -r -a backends <<< "${WM_SCALE_ON:-sqlite postgres}"
+    for backend in "${backends[@]}"; do
+      [[ $backend == sqlite || $backend == postgres ]] ||
+        { echo "WM_SCALE_ON: '$backend' is neither sqlite nor postgres" >&2; exit 2; }
+    done ;;
   *) echo "usage: bench/run.sh full|smoke|scale" >&2; exit 2 ;;
 esac
 
@@ -64,11 +72,15 @@ web_rows() {
 # otherwise count as a change of its own.
 commit="$(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes')"
 
-# The API and the seeder on SQLite, and on PostgreSQL but in the full run
-# (bench-scale measures it there at scale; the smoke run keeps it working).
+# The API and the seeder on each of `backends`: SQLite only in the full run
+# (bench-scale measures PostgreSQL at scale; the smoke run keeps it working).
 api_rows() {
-  "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds"
-  [[ $mode == full ]] || "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds" --postgres
+  local backend on
+  for backend in "${backends[@]}"; do
+    on=()
+    if [[ $backend == postgres ]]; then on=(--postgres); fi
+    "$bin/wm-bench" api --wmeter "$bin/wmeter" "${seed[@]}" --clients "$clients" --seconds "$seconds" "${on[@]}"
+  done
 }
 
 header() {
