@@ -17,8 +17,7 @@ pub async fn older_than(
     key: &'static str,
     before: i64,
 ) -> Result<u64, StorageError> {
-    // `DELETE … LIMIT` is not portable; a keyed subquery is.
-    let sql = format!("DELETE FROM {table} WHERE ({key}) IN (SELECT {key} FROM {table} WHERE {column} < $1 LIMIT $2)");
+    let sql = statement(table, column, key);
     let mut deleted = 0;
     loop {
         let mut tx = db.begin_write().await?;
@@ -29,4 +28,13 @@ pub async fn older_than(
             return Ok(deleted);
         }
     }
+}
+
+/// The statement [`older_than`] runs for each batch, its bounds `$1` (the
+/// time) and `$2` (the batch's size). It finds the batch's rows by `column`:
+/// without an index on it, each batch reads the whole table in the writer's
+/// turn (a test of each pruned table's plan holds this).
+pub fn statement(table: &str, column: &str, key: &str) -> String {
+    // `DELETE … LIMIT` is not portable; a keyed subquery is.
+    format!("DELETE FROM {table} WHERE ({key}) IN (SELECT {key} FROM {table} WHERE {column} < $1 LIMIT $2)")
 }

@@ -7,8 +7,8 @@ use wm_storage::{Db, StorageError, prune};
 /// Tables pruned, the column holding each row's time (µs), and its key.
 /// Hourly rollups go with the readings; daily rollups are kept. The time
 /// series' key holds their time, as PostgreSQL partitions them by it
-/// (`super::partitions`).
-const TABLES: [(&str, &str, &str); 6] = [
+/// (`super::partitions`). Each has an index on its time (migration 11).
+pub const TABLES: [(&str, &str, &str); 6] = [
     ("gateway_activity", "occurred_at", "event_id, occurred_at"),
     ("ble_activity", "occurred_at", "event_id, occurred_at"),
     ("readings", "occurred_at", "event_id, occurred_at"),
@@ -25,8 +25,12 @@ pub async fn prune(db: &Db, before: i64) -> Result<u64, StorageError> {
     Ok(deleted)
 }
 
+/// The rollups' claims: pruned like [`TABLES`], on a period of their own.
+pub const ROLLUP_CLAIMS: (&str, &str, &str) = ("rollup_claims", "claimed_at", "event_id");
+
 /// Forgets the rollups' claims on readings made before `before` (µs):
 /// kept only as long as the log may deliver a reading again.
 pub async fn forget_rollup_claims(db: &Db, before: i64) -> Result<u64, StorageError> {
-    prune::older_than(db, "rollup_claims", "claimed_at", "event_id", before).await
+    let (table, column, key) = ROLLUP_CLAIMS;
+    prune::older_than(db, table, column, key, before).await
 }
