@@ -204,7 +204,12 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     report::row(&what, "req/s", &rate(&mixed), Some(&rate(&minimal)), true, "—");
     crate::analytics::report(&db, seed, analytics, (args.clients, duration)).await?;
     db.close().await;
-    if let Some(seeded) = server.seeded.filter(|_| seed.readings > 0) {
+    let seeded = server.seeded.filter(|_| seed.readings > 0);
+    // The references load into fresh databases: with the server's gone, they
+    // have the disk and the page cache to themselves (at DESIGN §10's scale
+    // each database is tens of gigabytes).
+    drop(server);
+    if let Some(seeded) = seeded {
         seeder_rows(seed, seeded, args.postgres, &scale).await?;
     }
     Ok(())
