@@ -32,6 +32,9 @@ case "$mode" in
     profile=release; runs=1; clients=32; seconds=10
     read -r -a seed <<< "${WM_SCALE:---gateways 10000 --meters 1000000 --readings 50000000}"
     read -r -a backends <<< "${WM_SCALE_ON:-sqlite postgres}"
+    # Hours into a run, a server's log is what says why it failed: keep it.
+    export WM_BENCH_LOGS=${WM_BENCH_LOGS:-.cache/bench-scale-logs}
+    mkdir -p "$WM_BENCH_LOGS"
     for backend in "${backends[@]}"; do
       [[ $backend == sqlite || $backend == postgres ]] ||
         { echo "WM_SCALE_ON: '$backend' is neither sqlite nor postgres" >&2; exit 2; }
