@@ -72,6 +72,16 @@ impl TestDb {
         &self.db
     }
 
+    /// How SQLite runs `sql`: the details of its query plan, in order.
+    /// Panics for PostgreSQL, whose plans depend on its statistics.
+    pub async fn sqlite_plan(&self, sql: &str) -> Vec<String> {
+        let pool = self.db.sqlite().expect("a query plan needs SQLite");
+        let sql = format!("EXPLAIN QUERY PLAN {sql}");
+        let rows: Vec<(i64, i64, i64, String)> =
+            sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(pool).await.expect("EXPLAIN QUERY PLAN");
+        rows.into_iter().map(|(_, _, _, detail)| detail).collect()
+    }
+
     /// Settings that open this same database again (for example from a
     /// spawned `wmeter` process).
     pub fn settings(&self) -> &DatabaseSettings {

@@ -41,14 +41,6 @@ async fn all_rows(db: &TestDb) -> Vec<Vec<String>> {
     rows
 }
 
-/// How SQLite reads `sql`: the details of its query plan, in order.
-async fn plan(db: &TestDb, sql: &str) -> Vec<String> {
-    let sql = format!("EXPLAIN QUERY PLAN {sql}");
-    let rows: Vec<(i64, i64, i64, String)> =
-        sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_all(sqlite(db)).await.unwrap();
-    rows.into_iter().map(|(_, _, _, detail)| detail).collect()
-}
-
 #[tokio::test]
 async fn sqlite_s_upgrade_keeps_every_row_of_the_tables_it_rebuilds() {
     let db = TestDb::sqlite().await;
@@ -130,6 +122,6 @@ async fn sqlite_answers_ingest_s_lookups_and_a_page_with_its_names_from_one_b_tr
         ),
     ];
     for (sql, expected) in plans {
-        assert_eq!(plan(&db, sql).await, expected, "{sql}");
+        assert_eq!(db.sqlite_plan(sql).await, expected, "{sql}");
     }
 }
