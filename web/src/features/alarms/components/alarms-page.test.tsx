@@ -9,6 +9,7 @@ import { nth } from '../../../testing/nth.ts';
 import { renderWithProviders } from '../../../testing/render.tsx';
 import { signedInSession } from '../../../testing/tokens.ts';
 import type { Alarm } from '../api/alarm-types.ts';
+import { ALARM_LIST_TAG, alarmsApi } from '../api/alarms-api.ts';
 import { alarm, alarms, detail, OPERATOR } from '../testing/alarm-fixtures.ts';
 import { emptyExtraReads } from '../../../testing/extra-reads.ts';
 import AlarmsPage from './alarms-page.tsx';
@@ -81,6 +82,29 @@ describe('the Alarms screen', () => {
     await user.click(screen.getByRole('button', { name: /previous page/i }));
     await waitFor(() => { expect(within(grid()).getAllByRole('row')).toHaveLength(26); });
     expect(requests.every((url) => ['25', null].includes(url.searchParams.get('after')))).toBe(true);
+  });
+
+  it('keeps its rows, with no progress bar, while an alarm change refreshes it', async () => {
+    serveList([alarm()]);
+    const { store } = render();
+    expect(await within(grid()).findByText('Active')).toBeInTheDocument();
+    // The refresh is held until the rows have been looked at.
+    let refreshed = false;
+    let answer: (() => void) | undefined;
+    const answered = new Promise<void>((resolve) => { answer = resolve; });
+    server.use(
+      http.get('/api/alarms', async () => {
+        refreshed = true;
+        await answered;
+        return HttpResponse.json({ items: [alarm({ status: 'acknowledged' })], next: null });
+      }),
+    );
+    store.dispatch(alarmsApi.util.invalidateTags([ALARM_LIST_TAG]));
+    await waitFor(() => { expect(refreshed).toBe(true); });
+    expect(within(grid()).getByText('Active')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    answer?.();
+    expect(await within(grid()).findByText('Acknowledged')).toBeInTheDocument();
   });
 
   it('sorts on the server by severity, and writes the order in the URL', async () => {

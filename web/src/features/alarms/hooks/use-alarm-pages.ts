@@ -39,7 +39,13 @@ export function useAlarmPages(params: Record<string, string>, pageSize: number) 
     rowCount: loaded && next === null ? current.page * pageSize + loaded.items.length : -1,
     /** While a page loads, the grid must not conclude it is the last. */
     hasNextPage: loaded ? next !== null : true,
-    loading: query.isFetching,
+    /**
+     * Only while the page has no rows yet. An alarm change refreshes the list
+     * in the background (the stream's hint); the rows stay, with no overlay:
+     * on a busy network that refresh never stops, and the grid would always
+     * say it is loading (and put its unnamed progress bar in the grid).
+     */
+    loading: query.isFetching && !loaded,
     error: query.error,
     goTo,
   };
