@@ -54,14 +54,15 @@ impl Api {
     /// Signs in at `url` as `(username, password)`.
     pub async fn sign_in(url: &str, (username, password): (&str, &str)) -> anyhow::Result<Api> {
         let client = wm_http::client::client();
-        let response: Value = client
+        let response = client
             .post(format!("{url}/api/auth/login"))
             .json(&json!({"username": username, "password": password}))
             .send()
-            .await?
-            .error_for_status()?
-            .json()
             .await?;
+        let status = response.status();
+        // The API's error (`code`, `message`) says more than the status.
+        ensure!(status.is_success(), "sign-in: {status}: {}", response.text().await?);
+        let response: Value = response.json().await?;
         let token = response["accessToken"].as_str().context("no accessToken")?.to_owned();
         Ok(Api { url: url.to_owned(), token, client })
     }

@@ -6,7 +6,7 @@
 
 use std::{
     io::Write,
-    path::Path,
+    path::{Path, PathBuf},
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
@@ -31,6 +31,8 @@ pub struct Server {
     /// The seeder's rates, when the server was seeded.
     pub seeded: Option<Seeded>,
     child: Child,
+    /// Its warnings and errors.
+    log: PathBuf,
     dir: tempfile::TempDir,
     /// The PostgreSQL database, when the server keeps its state there;
     /// dropped after the process.
@@ -78,9 +80,23 @@ impl Server {
         Broker { port: self.mqtt_port, username: SERVICE_USER.to_owned(), password: SERVICE_PASSWORD.to_owned() }
     }
 
-    /// An admin signed in to the API.
+    /// An admin signed in to the API. A refusal comes with the end of the
+    /// server's log: a run at scale takes hours to get there again.
     pub async fn sign_in(&self) -> anyhow::Result<Api> {
-        Api::sign_in(&self.url, ADMIN).await
+        Api::sign_in(&self.url, ADMIN).await.with_context(|| self.log_tail())
+    }
+
+    /// The last lines of the server's log, or why there are none.
+    fn log_tail(&self) -> String {
+        const LINES: usize = 30;
+        match std::fs::read_to_string(&self.log) {
+            Ok(text) => {
+                let lines: Vec<&str> = text.lines().collect();
+                let tail = lines[lines.len().saturating_sub(LINES)..].join("\n");
+                format!("the end of {}:\n{tail}", self.log.display())
+            }
+            Err(error) => format!("no log at {}: {error}", self.log.display()),
+        }
     }
 
     /// Starts `wmeter serve`, on a database seeded with `seed` first,
@@ -169,11 +185,19 @@ impl Server {
         }
         // WM_BENCH_LOGS keeps each server's log (warnings and errors) past the run.
         let log_dir = std::env::var_os("WM_BENCH_LOGS").map_or_else(|| dir.path().to_owned(), Into::into);
-        let log = std::fs::File::create(log_dir.join(format!("serve-{http_port}.log")))?;
+        let log_path = log_dir.join(format!("serve-{http_port}.log"));
+        let log = std::fs::File::create(&log_path)?;
         let child =
             Command::new(wmeter).arg("serve").envs(env.iter().cloned()).stdout(log.try_clone()?).stderr(log).spawn()?;
-        let server =
-            Server { url: format!("http://127.0.0.1:{http_port}"), mqtt_port, seeded, child, dir, postgres: None };
+        let server = Server {
+            url: format!("http://127.0.0.1:{http_port}"),
+            mqtt_port,
+            seeded,
+            child,
+            log: log_path,
+            dir,
+            postgres: None,
+        };
         server.wait_ready().await?;
         Ok(server)
     }
