@@ -2,7 +2,9 @@
 //! writes for each reading that any writer of these tables would, its
 //! reading and its gateway activity, into the same tables with the same
 //! indexes, by plain multi-row `INSERT`s and, on PostgreSQL, by `COPY`, in
-//! transactions of the seeder's size and in its order. The seeder also
+//! transactions of the seeder's size and in its order. The indexes the
+//! seeder builds after its load are built after this one too, in its time
+//! (`seed::defer_scattered_indexes`). The seeder also
 //! keeps each device's state and the consumption rollups: the ratio is
 //! what those cost.
 
@@ -62,6 +64,7 @@ async fn load(db: &Db, seed: Seed, way: Way) -> anyhow::Result<f64> {
     let span = ((now - SPAN).timestamp_micros(), now.timestamp_micros());
     wm_telemetry_ingest::seed::months(db, span.0, span.1).await?;
     let started = Instant::now();
+    let deferred = wm_telemetry_ingest::seed::defer_scattered_indexes(db).await?;
     let mut first = 0;
     while first < seed.readings {
         let end = (first + BATCH).min(seed.readings);
@@ -77,6 +80,7 @@ async fn load(db: &Db, seed: Seed, way: Way) -> anyhow::Result<f64> {
         tx.commit().await?;
         first = end;
     }
+    deferred.build(db).await?;
     Ok(per_second(seed.readings, started.elapsed()))
 }
 

@@ -29,6 +29,63 @@ pub async fn widen_cache(tx: &mut Tx) -> Result<(), StorageError> {
     Ok(())
 }
 
+/// The indexes whose order is not the seeder's, on SQLite. The seeder
+/// writes meter after meter, each meter's readings spread over the whole
+/// span (see [`reading_place`]), so each of a batch's readings lands at a
+/// page of its own in an index by time, or by gateway and time: the
+/// covering index of a gateway's activity (telemetry migration 10) took
+/// 8× the bytes written and 2.9× the time of the whole load, at 100,000
+/// meters and 3,000,000 readings (docs/performance.md §8). Ingest does not
+/// pay this: new rows' times are now, on those indexes' last pages.
+const SCATTERED_INDEXES: [&str; 3] = ["gateway_activity_gateway", "gateway_activity_time", "readings_time"];
+
+/// Indexes dropped for a load, to be built again by [`Deferred::build`]:
+/// one sort each instead of an entry at a time. Until then the database
+/// lacks them, so a seed that fails or is killed leaves a database to
+/// throw away (it is not empty, and `wmeter seed` refuses it).
+#[derive(Debug)]
+#[must_use = "the indexes are missing until built"]
+pub struct Deferred(Vec<String>);
+
+/// Drops [`SCATTERED_INDEXES`], keeping their definitions as the
+/// migrations made them; nothing on PostgreSQL (not measured there).
+pub async fn defer_scattered_indexes(db: &Db) -> Result<Deferred, StorageError> {
+    let mut tx = db.begin_write().await?;
+    let mut definitions = Vec::new();
+    if let Tx::Sqlite(conn, _) = &mut tx {
+        for name in SCATTERED_INDEXES {
+            let sql: Option<String> =
+                sqlx::query_scalar("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?")
+                    .bind(name)
+                    .fetch_optional(&mut **conn)
+                    .await?;
+            if let Some(sql) = sql {
+                sqlx::query(sqlx::AssertSqlSafe(format!("DROP INDEX {name}"))).execute(&mut **conn).await?;
+                definitions.push(sql);
+            }
+        }
+    }
+    tx.commit().await?;
+    Ok(Deferred(definitions))
+}
+
+impl Deferred {
+    /// Builds the dropped indexes again, as the migrations defined them.
+    pub async fn build(self, db: &Db) -> Result<(), StorageError> {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        let mut tx = db.begin_write().await?;
+        widen_cache(&mut tx).await?;
+        if let Tx::Sqlite(conn, _) = &mut tx {
+            for sql in self.0 {
+                sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut **conn).await?;
+            }
+        }
+        tx.commit().await
+    }
+}
+
 /// Where `wmeter seed` puts reading `i` of `count` among `meters`: its
 /// meter, `i × meters / count`, and how far through the seeded span it
 /// falls (its meter's last reading at 1). Each meter's readings are

@@ -23,6 +23,15 @@ fn a_seeded_network_reads_back_through_the_api() {
     assert!(out.starts_with("seeded 3 gateways and 30 water meters in "), "{out}");
     assert!(out.contains("\nseeded 90 readings in "), "{out}");
 
+    // The indexes the load left out (by time, by gateway) are back, as the migrations define them.
+    let migrated = tempfile::tempdir().unwrap();
+    let migrated_db = format!("sqlite://{}/wm.db", migrated.path().display());
+    let (code, err) = run(wmeter().arg("migrate").env("WMETER_DATABASE__URL", &migrated_db));
+    assert_eq!(code, 0, "{err}");
+    let seeded_indexes = indexes(&db);
+    assert!(seeded_indexes.iter().any(|(name, _)| name == "gateway_activity_gateway"), "{seeded_indexes:?}");
+    assert_eq!(seeded_indexes, indexes(&migrated_db));
+
     let (code, _, err) = seed(&["--gateways", "1", "--meters", "1", "--readings", "1"]);
     assert_eq!(code, 1);
     assert!(err.contains("the database already holds 3 gateways: seed an empty database"), "{err}");
@@ -58,4 +67,16 @@ fn a_seeded_network_reads_back_through_the_api() {
 
     Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     wait(&mut child, Duration::from_secs(30)).expect("stops on SIGTERM");
+}
+
+/// Every index of the SQLite database at `url`: its name and definition.
+fn indexes(url: &str) -> Vec<(String, String)> {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
+        let sql = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name";
+        let rows = sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
+        pool.close().await;
+        rows
+    })
 }
