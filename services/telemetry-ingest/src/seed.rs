@@ -4,11 +4,11 @@
 //! directly: seeded readings never pass through the log.
 
 use wm_proto::{Envelope, Payload};
-use wm_storage::{Db, StorageError, Tx};
+use wm_storage::{Db, StorageError, Tx, execute};
 
 use crate::{
     AnalyticsSettings,
-    domain::rollup,
+    domain::rollup::{self, Increments},
     storage::{directory, partitions, rollups, telemetry},
 };
 
@@ -29,15 +29,17 @@ pub async fn widen_cache(tx: &mut Tx) -> Result<(), StorageError> {
     Ok(())
 }
 
-/// The indexes whose order is not the seeder's, on SQLite. The seeder
-/// writes meter after meter, each meter's readings spread over the whole
-/// span (see [`reading_place`]), so each of a batch's readings lands at a
-/// page of its own in an index by time, or by gateway and time: the
-/// covering index of a gateway's activity (telemetry migration 10) took
-/// 8× the bytes written and 2.9× the time of the whole load, at 100,000
-/// meters and 3,000,000 readings (docs/performance.md §8). Ingest does not
-/// pay this: new rows' times are now, on those indexes' last pages.
-const SCATTERED_INDEXES: [&str; 3] = ["gateway_activity_gateway", "gateway_activity_time", "readings_time"];
+/// The indexes whose order is not the seeder's. The seeder writes meter
+/// after meter, each meter's readings spread over the whole span (see
+/// [`reading_place`]), so each of a batch's readings lands at a page of its
+/// own in an index by time, or by gateway and time: on SQLite the covering
+/// index of a gateway's activity (telemetry migration 10) took 8× the bytes
+/// written and 2.9× the time of the whole load, at 100,000 meters and
+/// 3,000,000 readings (docs/performance.md §8); the meters' hours and days
+/// by their bucket are the same on PostgreSQL. Ingest does not pay this:
+/// new rows' times are now, on those indexes' last pages.
+const SCATTERED_INDEXES: [&str; 5] =
+    ["gateway_activity_gateway", "gateway_activity_time", "readings_time", "meter_hourly_bucket", "meter_daily_bucket"];
 
 /// Indexes dropped for a load, to be built again by [`Deferred::build`]:
 /// one sort each instead of an entry at a time. Until then the database
@@ -48,21 +50,28 @@ const SCATTERED_INDEXES: [&str; 3] = ["gateway_activity_gateway", "gateway_activ
 pub struct Deferred(Vec<String>);
 
 /// Drops [`SCATTERED_INDEXES`], keeping their definitions as the
-/// migrations made them; nothing on PostgreSQL (not measured there).
+/// migrations made them. On PostgreSQL each is the parent of its
+/// partitions' indexes, and dropping it drops theirs; its definition reads
+/// `ON ONLY` the parent, and is built again without the `ONLY`, so that
+/// every partition gets its index back.
 pub async fn defer_scattered_indexes(db: &Db) -> Result<Deferred, StorageError> {
     let mut tx = db.begin_write().await?;
     let mut definitions = Vec::new();
-    if let Tx::Sqlite(conn, _) = &mut tx {
-        for name in SCATTERED_INDEXES {
-            let sql: Option<String> =
+    for name in SCATTERED_INDEXES {
+        let definition: Option<String> = match &mut tx {
+            Tx::Sqlite(conn, _) => {
                 sqlx::query_scalar("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?")
                     .bind(name)
                     .fetch_optional(&mut **conn)
-                    .await?;
-            if let Some(sql) = sql {
-                sqlx::query(sqlx::AssertSqlSafe(format!("DROP INDEX {name}"))).execute(&mut **conn).await?;
-                definitions.push(sql);
+                    .await?
             }
+            Tx::Postgres(conn) => {
+                sqlx::query_scalar("SELECT pg_get_indexdef(to_regclass($1))").bind(name).fetch_one(&mut **conn).await?
+            }
+        };
+        if let Some(sql) = definition {
+            execute!(&mut tx, sqlx::AssertSqlSafe(format!("DROP INDEX {name}")))?;
+            definitions.push(sql.replace(" ON ONLY ", " ON "));
         }
     }
     tx.commit().await?;
@@ -77,10 +86,8 @@ impl Deferred {
         }
         let mut tx = db.begin_write().await?;
         widen_cache(&mut tx).await?;
-        if let Tx::Sqlite(conn, _) = &mut tx {
-            for sql in self.0 {
-                sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut **conn).await?;
-            }
+        for sql in self.0 {
+            execute!(&mut tx, sqlx::AssertSqlSafe(sql))?;
         }
         tx.commit().await
     }
@@ -114,14 +121,52 @@ pub async fn registrations(tx: &mut Tx, events: &[Payload]) -> Result<(), Storag
 }
 
 /// New telemetry, as ingest makes it of uplinks ([`crate::ingest::events`]),
-/// and its readings in the rollups, unless `analytics.rollups` is off.
-pub async fn telemetry(tx: &mut Tx, envelopes: &[Envelope], analytics: &AnalyticsSettings) -> Result<(), StorageError> {
+/// and its readings in the rollups, unless `analytics.rollups` is off. The
+/// rollups of gateways and of the network are added to `held`, for
+/// [`HeldRollups::add`] after the load.
+pub async fn telemetry(
+    tx: &mut Tx,
+    envelopes: &[Envelope],
+    analytics: &AnalyticsSettings,
+    held: &mut HeldRollups,
+) -> Result<(), StorageError> {
     telemetry::load_all(tx, envelopes).await?;
     if analytics.rollups {
         let readings = crate::projections::readings_of(envelopes);
-        rollups::add(tx, &rollup::increments(&readings, analytics.tz())).await?;
+        let mut increments = rollup::increments(&readings, analytics.tz());
+        held.hold(&mut increments);
+        rollups::add(tx, &increments).await?;
     }
     Ok(())
+}
+
+/// The days of the gateways and of the network, summed over the whole load
+/// and added once at its end. Each of the seeder's batches covers a few
+/// hundred meters over the whole span, and so most gateways' days: added
+/// batch by batch, each of those rows was updated once per batch, a third
+/// of PostgreSQL's time at 100,000 meters and 3,000,000 readings
+/// (docs/performance.md §8). The meters' rollups are a few meters' rows
+/// per batch, each written about once: they go with their batch.
+#[derive(Debug, Default)]
+pub struct HeldRollups(Increments);
+
+impl HeldRollups {
+    /// Takes `increments`' gateway and network days into the held sums.
+    fn hold(&mut self, increments: &mut Increments) {
+        for (key, sum) in std::mem::take(&mut increments.gateway_day) {
+            self.0.gateway_day.entry(key).or_default().absorb(sum);
+        }
+        for (key, sum) in std::mem::take(&mut increments.network_day) {
+            self.0.network_day.entry(key).or_default().absorb(sum);
+        }
+    }
+
+    /// Adds the held sums to the rollups, in one transaction.
+    pub async fn add(self, db: &Db) -> Result<(), StorageError> {
+        let mut tx = db.begin_write().await?;
+        rollups::add(&mut tx, &self.0).await?;
+        tx.commit().await
+    }
 }
 
 #[cfg(test)]

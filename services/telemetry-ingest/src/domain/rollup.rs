@@ -35,6 +35,12 @@ impl Sum {
         self.volume_ml = self.volume_ml.saturating_add(ml);
         self.readings += 1;
     }
+
+    /// Adds another bucket's sum to this one.
+    pub fn absorb(&mut self, other: Sum) {
+        self.volume_ml = self.volume_ml.saturating_add(other.volume_ml);
+        self.readings += other.readings;
+    }
 }
 
 /// What a batch of readings adds to each bucket, each bucket once.

@@ -3,7 +3,7 @@
 //! point (`seed`), which loads in bulk (multi-row statements on SQLite,
 //! `COPY` on PostgreSQL), in transactions of `--batch` rows, but not
 //! through the event log: a `wmeter replay` afterwards would rebuild the
-//! tables without them. On SQLite the indexes whose order is not the
+//! tables without them. The indexes whose order is not the
 //! seeder's are built after the readings, by a sort
 //! ([`defer_scattered_indexes`](wm_telemetry_ingest::seed::defer_scattered_indexes)).
 
@@ -21,7 +21,10 @@ use wm_proto::{
     v1::{GatewayRegistered, GpsCoordinates, MeterRegistered},
 };
 use wm_storage::{Db, Tx};
-use wm_telemetry_ingest::ingest::events::{Resolved, events};
+use wm_telemetry_ingest::{
+    ingest::events::{Resolved, events},
+    seed::HeldRollups,
+};
 use wm_uplink::{Body, MeterRef, Unit, Uplink};
 
 use crate::{cli::SeedArgs, config::Settings};
@@ -48,10 +51,15 @@ pub async fn run(settings: Settings, args: SeedArgs) -> anyhow::Result<()> {
     let span = ((net.now - READINGS_SPAN).timestamp_micros(), net.now.timestamp_micros());
     wm_telemetry_ingest::seed::months(&db, span.0, span.1).await?;
     let deferred = wm_telemetry_ingest::seed::defer_scattered_indexes(&db).await?;
+    let mut held = HeldRollups::default();
     let loaded = batches(&db, args.readings, args.batch, "readings", async |tx: &mut Tx, range| {
-        net.readings(tx, range, args.readings).await
+        net.readings(tx, range, args.readings, &mut held).await
     })
     .await;
+    let loaded = match loaded {
+        Ok(()) => held.add(&db).await.map_err(anyhow::Error::from),
+        failed => failed,
+    };
     // Built again after a failed load too; the load's error comes first.
     let building = Instant::now();
     let built = deferred.build(&db).await;
@@ -74,7 +82,7 @@ async fn batches(
     count: u64,
     batch: u32,
     what: &str,
-    write: impl AsyncFn(&mut Tx, Range<u64>) -> anyhow::Result<()>,
+    mut write: impl AsyncFnMut(&mut Tx, Range<u64>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let mut next_report = Instant::now() + Duration::from_secs(10);
     let mut i = 0;
@@ -165,13 +173,14 @@ impl Network {
     }
 
     /// Readings `range` of `count`, as the events ingest would make of their
-    /// uplinks, applied to ingest's read tables and the registry's state.
-    async fn readings(&self, tx: &mut Tx, range: Range<u64>, count: u64) -> anyhow::Result<()> {
+    /// uplinks, applied to ingest's read tables and the registry's state;
+    /// the rollups of gateways and of the network go to `held`.
+    async fn readings(&self, tx: &mut Tx, range: Range<u64>, count: u64, held: &mut HeldRollups) -> anyhow::Result<()> {
         let mut envelopes = Vec::new();
         for i in range {
             envelopes.extend(self.reading(i, count)?);
         }
-        wm_telemetry_ingest::seed::telemetry(tx, &envelopes, &self.analytics).await?;
+        wm_telemetry_ingest::seed::telemetry(tx, &envelopes, &self.analytics, held).await?;
         wm_device_registry::seed::telemetry(tx, &envelopes).await?;
         Ok(())
     }

@@ -64,6 +64,14 @@ fn a_seeded_network_reads_back_through_the_api() {
     let activity = get(&format!("gateways/gateway-activity/{}?max=50", gateway["_id"].as_str().unwrap()));
     assert_eq!(activity.as_array().unwrap().len(), 30, "one activity per reading");
     assert_eq!(get("search?q=SM0000002&radius=0").as_array().unwrap().len(), 10);
+    // The network's and the gateways' days, added once after the load, hold every reading.
+    let rollups = |query: &str| plain_http::get_json(&format!("{url}/api/rollups?bucket=day{query}"), &token);
+    let litres_ml = |gateway: Option<u64>| -> u64 {
+        (0..90u64).filter(|i| gateway.is_none_or(|g| (i / 3) % 3 == g)).map(|i| (1 + i % 50) * 1000).sum()
+    };
+    assert_eq!(rollups("")["totalMl"], litres_ml(None), "the network");
+    let gateway_id = gateway["_id"].as_str().unwrap();
+    assert_eq!(rollups(&format!("&gateway={gateway_id}"))["totalMl"], litres_ml(Some(1)), "gateway 1");
 
     Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     wait(&mut child, Duration::from_secs(30)).expect("stops on SIGTERM");
