@@ -1,19 +1,24 @@
 //! Many rows in a few statements. Each statement is a round trip to
 //! PostgreSQL, and on SQLite two thread hand-offs to the connection's worker
 //! (docs/performance.md §1), so a batch's rows go as multi-row
-//! `… VALUES (…), (…) …` statements, and an empty table is loaded with
+//! `… VALUES (…), (…) …` statements on SQLite, one statement of an array
+//! a column on PostgreSQL ([`unnest`]), and an empty table is loaded with
 //! `COPY` on PostgreSQL.
 //!
-//! Their text follows the row count, so they are not kept prepared
-//! (`persistent(false)`): each connection caches 100 statements, and a
-//! cached one of 500 rows keeps its compiled program, about a quarter of a
-//! MiB in SQLite (100 of 400–500 rows took 28 MiB). Cached, the batches'
+//! The `VALUES` statements' text follows the row count, so they are not
+//! kept prepared (`persistent(false)`): each connection caches 100
+//! statements, and a cached one of 500 rows keeps its compiled program,
+//! about a quarter of a MiB in SQLite (100 of 400–500 rows took 28 MiB). Cached, the batches'
 //! varying counts would fill every connection's cache with programs used
 //! once; preparing one again costs far less than running it. (The soak's
 //! memory growth turned out to be glibc's, docs/performance.md §5: this
 //! bound moved it little.)
 
 use std::fmt::Write;
+
+mod unnest;
+
+use unnest::{Array, bind_arrays};
 
 use crate::{StorageError, Tx, bind_each, query::Bind, query::Row, with_tx};
 
@@ -92,6 +97,20 @@ fn push_placeholder(sql: &mut String, n: usize, anonymous: bool) {
 /// `UPDATE … FROM (VALUES …) AS v …` whose values are `v.column1…`).
 /// `head` and `tail` hold no placeholders. Returns the rows changed.
 pub async fn execute(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<u64, StorageError> {
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let rows = match &mut *tx {
+        Tx::Postgres(conn) => match unnest::arrays(rows) {
+            Ok(arrays) => {
+                let sql = unnest::statement(head, tail, &arrays);
+                let query = bind_arrays!(sqlx::query(sqlx::AssertSqlSafe(sql)), arrays);
+                return Ok(query.execute(&mut **conn).await?.rows_affected());
+            }
+            Err(rows) => rows,
+        },
+        Tx::Sqlite(..) => rows,
+    };
     let mut changed = 0;
     for (sql, binds) in rows.statements(head, tail, anonymous(tx)) {
         changed += with_tx!(tx, conn => bind_each!(sqlx::query(sqlx::AssertSqlSafe(sql)), binds)
@@ -106,6 +125,21 @@ pub async fn execute(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<
 /// Like [`execute`], returning what the statements select (`RETURNING …`,
 /// or a `SELECT … FROM (VALUES …)`).
 pub async fn fetch<T: Row>(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<Vec<T>, StorageError> {
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = match &mut *tx {
+        Tx::Postgres(conn) => match unnest::arrays(rows) {
+            Ok(arrays) => {
+                let sql = unnest::statement(head, tail, &arrays);
+                return Ok(bind_arrays!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), arrays)
+                    .fetch_all(&mut **conn)
+                    .await?);
+            }
+            Err(rows) => rows,
+        },
+        Tx::Sqlite(..) => rows,
+    };
     let mut out = Vec::new();
     for (sql, binds) in rows.statements(head, tail, anonymous(tx)) {
         out.extend(with_tx!(tx, conn => bind_each!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), binds)
