@@ -2,17 +2,17 @@
 //! PostgreSQL, and on SQLite two thread hand-offs to the connection's worker
 //! (docs/performance.md §1), so a batch's rows go as multi-row
 //! `… VALUES (…), (…) …` statements on SQLite, one statement of an array
-//! a column on PostgreSQL ([`unnest`]), and an empty table is loaded with
+//! a column on PostgreSQL (`bulk/unnest.rs`), and an empty table is loaded with
 //! `COPY` on PostgreSQL.
 //!
 //! The `VALUES` statements' text follows the row count, so they are not
 //! kept prepared (`persistent(false)`): each connection caches 100
 //! statements, and a cached one of 500 rows keeps its compiled program,
-//! about a quarter of a MiB in SQLite (100 of 400–500 rows took 28 MiB). Cached, the batches'
-//! varying counts would fill every connection's cache with programs used
-//! once; preparing one again costs far less than running it. (The soak's
-//! memory growth turned out to be glibc's, docs/performance.md §5: this
-//! bound moved it little.)
+//! about a quarter of a MiB in SQLite (100 of 400–500 rows took 28 MiB).
+//! Cached, the batches' varying counts would fill every connection's cache
+//! with programs used once; preparing one again costs far less than
+//! running it. (The soak's memory growth turned out to be glibc's,
+//! docs/performance.md §5: this bound moved it little.)
 
 use std::fmt::Write;
 
@@ -94,8 +94,10 @@ fn push_placeholder(sql: &mut String, n: usize, anonymous: bool) {
 }
 
 /// Runs `head VALUES (…), (…) tail` over `rows` (an `INSERT`, or an
-/// `UPDATE … FROM (VALUES …) AS v …` whose values are `v.column1…`).
-/// `head` and `tail` hold no placeholders. Returns the rows changed.
+/// `UPDATE … FROM (VALUES …) AS v …` whose values are `v.column1…`); on
+/// PostgreSQL `head SELECT * FROM UNNEST(…) AS v(column1, …) tail`, with
+/// the same columns (`bulk/unnest.rs`). `head` and `tail` hold no placeholders.
+/// Returns the rows changed.
 pub async fn execute(tx: &mut Tx, head: &str, tail: &str, rows: Rows) -> Result<u64, StorageError> {
     if rows.is_empty() {
         return Ok(0);
