@@ -7,7 +7,7 @@
 use std::{
     collections::{HashMap, VecDeque},
     io::{BufRead, BufReader, Lines},
-    process::{Child, ChildStdout, Stdio},
+    process::{ChildStdout, Stdio},
     sync::{
         Arc, Mutex,
         atomic::{AtomicUsize, Ordering},
@@ -24,7 +24,7 @@ use tokio::{
     net::TcpStream,
 };
 
-use crate::{serve_command, wmeter};
+use crate::{Running, serve_command, wmeter};
 
 /// Publishes the gateway keeps unacknowledged at most.
 const WINDOW: usize = 200;
@@ -117,12 +117,9 @@ pub fn start(dir: &std::path::Path, port: u16) -> Server {
         ("WMETER_TELEMETRY__GATEWAY_RATE_PER_SEC", "0"),
     ];
     let mut command = serve_command(dir, &["serve"], &gateway_env);
-    let mut child = command
-        .env("WMETER_MQTT__LISTEN", format!("127.0.0.1:{port}"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = Running::spawn(
+        command.env("WMETER_MQTT__LISTEN", format!("127.0.0.1:{port}")).stdout(Stdio::piped()).stderr(Stdio::null()),
+    );
     let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
     let banner: Vec<String> = stdout.by_ref().take(2).map(Result::unwrap).collect();
     assert_eq!(banner[1], format!("MQTT broker at mqtt://127.0.0.1:{port}"), "{banner:?}");
@@ -132,7 +129,7 @@ pub fn start(dir: &std::path::Path, port: u16) -> Server {
 
 /// A `wmeter serve` started by [`start`].
 pub struct Server {
-    pub child: Child,
+    pub child: Running,
     /// Where its API answers.
     pub url: String,
     /// Kept open: the server prints more after its banner, and a closed

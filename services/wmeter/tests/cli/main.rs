@@ -20,7 +20,7 @@ mod upgrade;
 mod users;
 
 use std::{
-    process::{Command, Output, Stdio},
+    process::{Child, Command, Output, Stdio},
     time::Duration,
 };
 
@@ -47,13 +47,45 @@ pub fn run(command: &mut Command) -> (i32, String) {
 
 /// `wmeter` with `args` on a free port, keeping its database, key and
 /// (empty) dashboard in `dir`; its standard output is piped.
-pub fn serve(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
+pub fn serve(dir: &std::path::Path, args: &[&str]) -> Running {
     serve_with(dir, args, &[])
 }
 
 /// [`serve`] with more environment variables.
-pub fn serve_with(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
-    serve_command(dir, args, env).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap()
+pub fn serve_with(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Running {
+    Running::spawn(serve_command(dir, args, env).stdout(Stdio::piped()).stderr(Stdio::null()))
+}
+
+/// A process a test started, killed when the test is done with it, a
+/// failed assertion included: no `wmeter serve` outlives its test.
+#[derive(Debug)]
+pub struct Running(Child);
+
+impl Running {
+    pub fn spawn(command: &mut Command) -> Self {
+        Self(command.spawn().unwrap())
+    }
+}
+
+impl std::ops::Deref for Running {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Running {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        // Already gone when the test stopped it: both calls then do nothing.
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// The command [`serve_with`] spawns.
@@ -89,7 +121,7 @@ pub fn add_user(dir: &std::path::Path, username: &str, role: &str, password: &st
     assert!(add.wait().unwrap().success());
 }
 
-pub fn wait(child: &mut std::process::Child, limit: Duration) -> Option<std::process::ExitStatus> {
+pub fn wait(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
     let started = std::time::Instant::now();
     while started.elapsed() < limit {
         if let Some(status) = child.try_wait().unwrap() {

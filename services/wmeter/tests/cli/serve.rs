@@ -6,7 +6,7 @@ use std::{
     time::Duration,
 };
 
-use crate::{plain_http, serve, serve_command, wait};
+use crate::{Running, plain_http, serve, serve_command, wait};
 
 #[test]
 fn serve_prints_its_url_and_stops_cleanly_on_sigterm() {
@@ -31,12 +31,12 @@ fn serve_keeps_serving_when_its_stdout_is_gone() {
     let port = wm_test_support::ports::for_server().to_string();
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let mut child = serve_command(dir.path(), &["serve", "--demo"], &[])
-        .env("WMETER_HTTP__PORT", &port)
-        .stdout(Stdio::from(writer))
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = Running::spawn(
+        serve_command(dir.path(), &["serve", "--demo"], &[])
+            .env("WMETER_HTTP__PORT", &port)
+            .stdout(Stdio::from(writer))
+            .stderr(Stdio::null()),
+    );
     let url = format!("http://127.0.0.1:{port}/healthz");
     let started = std::time::Instant::now();
     let listening = || std::net::TcpStream::connect(format!("127.0.0.1:{port}")).is_ok();

@@ -8,11 +8,11 @@ use std::{
     time::Duration,
 };
 
-use crate::{plain_http, serve_with, wait, wmeter};
+use crate::{Running, plain_http, serve_with, wait, wmeter};
 
 /// A served w-meter with the operator `ops`: its URL, its broker, and the
 /// server to stop.
-fn served(dir: &std::path::Path) -> (String, String, std::process::Child) {
+fn served(dir: &std::path::Path) -> (String, String, Running) {
     let db = format!("sqlite://{}/wm.db", dir.display());
     let mut add = wmeter()
         .args(["user", "add", "--username", "ops", "--role", "operator"])

@@ -11,11 +11,11 @@ use std::{
     time::Duration,
 };
 
-use crate::{add_user, on_folder, plain_http, serve_command, wait, wmeter, wmeter_at};
+use crate::{Running, add_user, on_folder, plain_http, serve_command, wait, wmeter, wmeter_at};
 
 /// Serves `dir` with `command` (a `wmeter serve`) and runs `check` on its URL.
 fn serving(mut command: Command, check: impl FnOnce(&str)) {
-    let mut child = command.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let mut child = Running::spawn(command.stdout(Stdio::piped()).stderr(Stdio::null()));
     let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
     let banner = stdout.next().unwrap().unwrap();
     let url = banner.strip_prefix("w-meter is running at ").expect(&banner).to_owned();
