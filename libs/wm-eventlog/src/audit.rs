@@ -85,7 +85,12 @@ impl Attempt {
 
 /// Stages `record` in `tx` through `relay`, keyed by its target.
 pub async fn stage(tx: &mut Tx, relay: &Relay, record: &Envelope) -> Result<(), StorageError> {
-    relay.stage(tx, None, std::slice::from_ref(record)).await
+    stage_all(tx, relay, std::slice::from_ref(record)).await
+}
+
+/// Stages `records` in `tx` through `relay`, each keyed by its target.
+pub async fn stage_all(tx: &mut Tx, relay: &Relay, records: &[Envelope]) -> Result<(), StorageError> {
+    relay.stage(tx, None, records).await
 }
 
 /// Records an attempt refused at `at` in a transaction of its own. A failure is

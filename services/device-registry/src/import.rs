@@ -232,14 +232,16 @@ fn device(kind: Kind, cells: &[&str]) -> Result<NewDevice, Vec<(String, String)>
 /// identifiers all belong to one device is unchanged; one that shares some
 /// with devices gets the spec's "already in use" for each.
 pub async fn against_registry(db: &Db, checked: &mut Checked) -> Result<(), StorageError> {
+    let wanted: identifiers::Identifiers = checked.new.iter().flat_map(|(_, device)| device.identifiers()).collect();
+    let held = identifiers::owners(db, &wanted).await?;
     let mut still_new = Vec::with_capacity(checked.new.len());
     for (row, device) in std::mem::take(&mut checked.new) {
-        let wanted = device.identifiers();
-        let mut owners = Vec::with_capacity(wanted.len());
-        for (field, value) in &wanted {
-            owners.push((*field, identifiers::owner(db, field, value).await?));
-        }
-        let first = owners.first().and_then(|(_, owner)| owner.clone());
+        let owners: Vec<(&str, Option<&String>)> = device
+            .identifiers()
+            .into_iter()
+            .map(|(field, value)| (field, held.get(&(field.to_owned(), value))))
+            .collect();
+        let first = owners.first().and_then(|(_, owner)| *owner);
         if first.is_some() && owners.iter().all(|(_, owner)| *owner == first) {
             checked.unchanged += 1;
         } else if owners.iter().any(|(_, owner)| owner.is_some()) {

@@ -3,11 +3,16 @@
 //! canonical form. The table's primary key is the guarantee; the checks
 //! here only make the error nicer.
 
+use std::collections::HashMap;
+
 use wm_storage::{
     Db, StorageError, Tx, execute,
     query::{Bind, fetch_all},
     with_pool, with_tx,
 };
+
+/// Pairs looked up in one statement by [`owners`]: 400 values bound.
+const PAIRS_PER_STATEMENT: usize = 200;
 
 /// `(field, canonical value)` pairs of one device.
 pub type Identifiers = Vec<(&'static str, String)>;
@@ -17,12 +22,6 @@ pub async fn exists(db: &Db, field: &str, value: &str) -> Result<bool, StorageEr
     let sql = "SELECT COUNT(*) FROM device_identifiers WHERE field = $1 AND value = $2";
     let n: i64 = with_pool!(db, pool => sqlx::query_scalar(sql).bind(field).bind(value).fetch_one(pool).await)?;
     Ok(n > 0)
-}
-
-/// The device that holds `value` for `field`, if one does.
-pub async fn owner(db: &Db, field: &str, value: &str) -> Result<Option<String>, StorageError> {
-    let sql = "SELECT device_id FROM device_identifiers WHERE field = $1 AND value = $2";
-    Ok(with_pool!(db, pool => sqlx::query_scalar(sql).bind(field).bind(value).fetch_optional(pool).await)?)
 }
 
 /// The devices holding any of `wanted`, each pair found through the
@@ -52,6 +51,32 @@ pub async fn taken(tx: &mut Tx, device_id: &str, wanted: &Identifiers) -> Result
         if owner.is_some_and(|owner| owner != device_id) {
             out.push(*field);
         }
+    }
+    Ok(out)
+}
+
+/// The devices holding any of `wanted` (pairs of any number of devices),
+/// by pair: a statement for [`PAIRS_PER_STATEMENT`] pairs, where [`taken`]
+/// is one a pair (an import's check and apply, docs/devices-csv.md
+/// "Speed").
+pub async fn owners(
+    db: &Db,
+    wanted: &[(&'static str, String)],
+) -> Result<HashMap<(String, String), String>, StorageError> {
+    let mut out = HashMap::new();
+    for chunk in wanted.chunks(PAIRS_PER_STATEMENT) {
+        let mut binds = Vec::with_capacity(chunk.len() * 2);
+        let mut pairs = Vec::with_capacity(chunk.len());
+        for (field, value) in chunk {
+            binds.extend([Bind::Text((*field).to_owned()), Bind::Text(value.clone())]);
+            pairs.push(format!("(${}, ${})", binds.len() - 1, binds.len()));
+        }
+        let sql = format!(
+            "SELECT field, value, device_id FROM device_identifiers WHERE (field, value) IN (VALUES {})",
+            pairs.join(", ")
+        );
+        let found: Vec<(String, String, String)> = fetch_all(db, sql, binds).await?;
+        out.extend(found.into_iter().map(|(field, value, device)| ((field, value), device)));
     }
     Ok(out)
 }

@@ -9,6 +9,7 @@ mod claims;
 mod deletion;
 mod events;
 mod helpers;
+mod import;
 mod map;
 mod paging;
 mod replay;
