@@ -167,6 +167,15 @@ impl Conditions {
         format!("${}", self.binds.len())
     }
 
+    /// Binds a row limit and returns it as `(SELECT $n)`. PostgreSQL
+    /// cannot see a sub-select's value when it plans, so every execution
+    /// has the same estimate, and it keeps one generic plan instead of
+    /// planning the statement anew at each execution, as it does with
+    /// `LIMIT $n` (docs/performance.md §3). SQLite plans it once either way.
+    pub fn limit(&mut self, rows: i64) -> String {
+        format!("(SELECT {})", self.bind(Bind::Int(rows)))
+    }
+
     /// Adds a condition written by `condition` from the placeholder of `value`.
     pub fn push(&mut self, value: Bind, condition: impl FnOnce(&str) -> String) {
         let placeholder = self.bind(value);

@@ -125,3 +125,45 @@ async fn sqlite_answers_ingest_s_lookups_and_a_page_with_its_names_from_one_b_tr
         assert_eq!(db.sqlite_plan(sql).await, expected, "{sql}");
     }
 }
+
+/// On PostgreSQL a page of activity is planned once per connection, not at
+/// each request: with `LIMIT $n` PostgreSQL planned it anew every time
+/// (the month partitions and the two names made planning take longer than
+/// running it: 0.24 ms against 0.14, docs/performance.md §8), because a
+/// generic plan's estimate of an unknown limit made it look dearer.
+#[tokio::test]
+async fn postgresql_plans_a_page_of_activity_once_and_keeps_the_plan() {
+    use wm_storage::{DatabaseSettings, Db, with_pool};
+    use wm_telemetry_ingest::storage::reads::{self, Slice};
+
+    let Some(test_db) = TestDb::postgres().await else { return };
+    test_db.migrate(&MIGRATIONS).await.unwrap();
+    let now = chrono::Utc::now().timestamp_micros();
+    let day = 86_400_000_000;
+    wm_telemetry_ingest::seed::months(test_db.db(), now - 40 * day, now).await.unwrap();
+    // Two gateways, 10,000 rows each over 40 days (two months'
+    // partitions): enough for an unknown limit's estimate, a tenth of a
+    // gateway's rows, to make a generic plan look dearer than one made
+    // for a limit of 20, by more than PostgreSQL reckons planning costs.
+    let rows = "INSERT INTO gateway_activity (event_id, gateway_id, meter_id, mqtt_topic, action, occurred_at) \
+                SELECT 'e' || n, 'g' || (n % 2), 'm' || n, 't', 'reading 1 L', $1 - n * $2 \
+                FROM generate_series(0, 19999) AS n";
+    with_pool!(test_db.db(), pool => sqlx::query(rows).bind(now).bind(day / 500).execute(pool).await.map(drop))
+        .unwrap();
+    with_pool!(test_db.db(), pool => sqlx::query("ANALYZE").execute(pool).await.map(drop)).unwrap();
+    // One connection, so every page uses the same prepared statement.
+    let db = Db::connect(&DatabaseSettings { max_connections: 1, ..test_db.settings().clone() }).await.unwrap();
+    for g in 0..20 {
+        let slice = Slice { equal: vec![("gateway_id", format!("g{}", g % 2))], before: None, max: 20 };
+        let page = reads::gateway_activity(&db, &slice).await.unwrap();
+        let newest: Vec<String> = (0..20).map(|i| format!("e{}", g % 2 + 2 * i)).collect();
+        assert_eq!(page.iter().map(|a| a.id.clone()).collect::<Vec<_>>(), newest, "g{}'s newest 20", g % 2);
+    }
+    let (generic, custom): (i64, i64) = with_pool!(&db, pool => sqlx::query_as(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%FROM gateway_activity a%'",
+    )
+    .fetch_one(pool)
+    .await)
+    .unwrap();
+    assert!(custom <= 5 && generic + custom == 20, "generic {generic}, custom {custom}: planned at each page");
+}

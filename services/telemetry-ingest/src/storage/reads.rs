@@ -46,7 +46,7 @@ async fn newest<T: query::Row>(
         conditions.push(Bind::Int(before), |p| format!("a.occurred_at < {p}"));
     }
     let where_clause = conditions.where_clause();
-    let limit = conditions.bind(Bind::Int(slice.max));
+    let limit = conditions.limit(slice.max);
     let (names, joins) = match named {
         Named::Yes => (
             ", 'GTW-' || g.serial_number AS gateway_name, m.device_name AS meter_name",
