@@ -27,18 +27,10 @@ pub async fn exists(db: &Db, field: &str, value: &str) -> Result<bool, StorageEr
 /// The devices holding any of `wanted`, each pair found through the
 /// primary key: what a search for a whole identifier is.
 pub async fn holders(db: &Db, wanted: &Identifiers) -> Result<Vec<String>, StorageError> {
-    if wanted.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut binds = Vec::with_capacity(wanted.len() * 2);
-    let mut conditions = Vec::with_capacity(wanted.len());
-    for (field, value) in wanted {
-        binds.extend([Bind::Text((*field).to_owned()), Bind::Text(value.clone())]);
-        conditions.push(format!("(field = ${} AND value = ${})", binds.len() - 1, binds.len()));
-    }
-    let sql = format!("SELECT DISTINCT device_id FROM device_identifiers WHERE {}", conditions.join(" OR "));
-    let rows: Vec<(String,)> = fetch_all(db, sql, binds).await?;
-    Ok(rows.into_iter().map(|(id,)| id).collect())
+    let mut devices: Vec<String> = owners(db, wanted).await?.into_values().collect();
+    devices.sort();
+    devices.dedup();
+    Ok(devices)
 }
 
 /// The fields of `wanted` whose values another device holds.
@@ -65,20 +57,22 @@ pub async fn owners(
 ) -> Result<HashMap<(String, String), String>, StorageError> {
     let mut out = HashMap::new();
     for chunk in wanted.chunks(PAIRS_PER_STATEMENT) {
-        let mut binds = Vec::with_capacity(chunk.len() * 2);
-        let mut pairs = Vec::with_capacity(chunk.len());
-        for (field, value) in chunk {
-            binds.extend([Bind::Text((*field).to_owned()), Bind::Text(value.clone())]);
-            pairs.push(format!("(${}, ${})", binds.len() - 1, binds.len()));
-        }
-        let sql = format!(
-            "SELECT field, value, device_id FROM device_identifiers WHERE (field, value) IN (VALUES {})",
-            pairs.join(", ")
-        );
-        let found: Vec<(String, String, String)> = fetch_all(db, sql, binds).await?;
+        let binds =
+            chunk.iter().flat_map(|(field, value)| [Bind::Text((*field).to_owned()), Bind::Text(value.clone())]);
+        let found: Vec<(String, String, String)> =
+            fetch_all(db, owners_statement(chunk.len()), binds.collect()).await?;
         out.extend(found.into_iter().map(|(field, value, device)| ((field, value), device)));
     }
     Ok(out)
+}
+
+/// The statement [`owners`] runs for `pairs` pairs, bound field then value:
+/// an `OR` of pairs, each a search of the primary key on both databases.
+/// (SQLite scans the whole table for `(field, value) IN (VALUES …)`.)
+pub fn owners_statement(pairs: usize) -> String {
+    let conditions: Vec<String> =
+        (1..=pairs).map(|i| format!("(field = ${} AND value = ${})", 2 * i - 1, 2 * i)).collect();
+    format!("SELECT field, value, device_id FROM device_identifiers WHERE {}", conditions.join(" OR "))
 }
 
 /// Moves `device_id`'s identifiers from `before` to `after`: released ones

@@ -61,3 +61,16 @@ async fn an_apply_skips_rows_whose_identifiers_are_held_by_a_device_or_an_earlie
         assert!(held.is_empty(), "the skipped row's own identifiers stay free: {held:?}");
     }
 }
+
+/// The pairs an import looks up are each a search of the primary key, not
+/// a scan of every device's identifiers: SQLite scans the table for the
+/// same lookup written `(field, value) IN (VALUES …)`.
+#[tokio::test]
+async fn sqlite_finds_each_pair_an_import_looks_up_by_the_primary_key() {
+    let db = wm_test_support::TestDb::sqlite().await;
+    db.migrate(&wm_device_registry::MIGRATIONS).await.unwrap();
+    let plan = db.sqlite_plan(&identifiers::owners_statement(3)).await;
+    let searches = plan.iter().filter(|step| step.starts_with("SEARCH device_identifiers USING INDEX")).count();
+    assert_eq!(searches, 3, "{plan:?}");
+    assert!(!plan.iter().any(|step| step.starts_with("SCAN device_identifiers")), "{plan:?}");
+}
