@@ -145,7 +145,7 @@ pub struct SimulateArgs {
     /// Water meters, shared among the gateways.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=10_000_000))]
     pub meters: u32,
-    /// Uplinks per second, across the fleet (0.1 to 100000).
+    /// Uplinks per second, across the gateways online (0.1 to 100000).
     #[arg(long, default_value_t = 10.0)]
     pub rate: f64,
     /// Seconds to run; 0 runs until Ctrl-C.

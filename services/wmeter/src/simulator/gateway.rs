@@ -108,10 +108,13 @@ impl Connection {
         self.driver.abort();
     }
 
-    /// Disconnects cleanly.
+    /// Disconnects cleanly, or within a second drops the connection: a
+    /// DISCONNECT waits behind what the connection has not sent yet, which
+    /// is forever once the broker is gone or has stopped reading.
     pub async fn close(self) {
-        let _ = self.client.disconnect().await;
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        if tokio::time::timeout(Duration::from_secs(1), self.client.disconnect()).await.is_ok() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         self.driver.abort();
     }
 }

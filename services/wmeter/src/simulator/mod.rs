@@ -36,7 +36,8 @@ use wm_uplink::topic::Kind;
 /// How a simulation runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimSettings {
-    /// Uplinks per second, across the fleet.
+    /// Uplinks per second, across the gateways online (those fallen
+    /// silent send nothing, and the others make up their share).
     pub rate: f64,
     /// How long to run; `None`: until stopped.
     pub duration: Option<Duration>,
@@ -142,6 +143,31 @@ impl SignIn {
     }
 }
 
+/// The gateways online, which the ticks go round: the rate is what the
+/// fleet's online part sends, so the third that may fall silent does not
+/// take a third of the ticks with it.
+#[derive(Debug)]
+struct Awake(Vec<usize>);
+
+impl Awake {
+    fn all(gateways: usize) -> Self {
+        Self((0..gateways).collect())
+    }
+
+    /// An online gateway, each as likely as the others.
+    fn pick(&self, rng: &mut impl Rng) -> Option<usize> {
+        self.0.choose(rng).copied()
+    }
+
+    fn silence(&mut self, gateway: usize) {
+        self.0.retain(|&g| g != gateway);
+    }
+
+    fn wake(&mut self, gateway: usize) {
+        self.0.push(gateway);
+    }
+}
+
 /// Runs `fleet` on `broker` until
 /// the duration ends or `stop`.
 pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, stop: CancellationToken) -> Stats {
@@ -155,6 +181,7 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
         .map(|(g, id)| Some(Connection::open(&g.serial, broker, id.clone(), acked.clone())))
         .collect();
     let mut silent_until: HashMap<usize, Instant> = HashMap::new();
+    let mut awake = Awake::all(fleet.len());
     let mut raised: HashMap<String, &'static str> = HashMap::new();
     let scenario_of: HashMap<&str, Scenario> =
         scenario_meters(fleet, &settings.scenarios).into_iter().map(|(_, m, s)| (m.serial.as_str(), s)).collect();
@@ -164,9 +191,19 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
     let since = Utc::now();
     let mut backlogs = BACKLOG_AT.iter().peekable();
     let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / settings.rate.max(0.01)));
-    while settings.duration.is_none_or(|d| started.elapsed() < d) && !fleet.is_empty() {
+    // The run ends at `stop` or when its time is up, even while a send
+    // waits for a connection that no longer takes anything.
+    let end = stop.child_token();
+    if let Some(duration) = settings.duration {
+        let end = end.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(duration).await;
+            end.cancel();
+        });
+    }
+    while !end.is_cancelled() && !fleet.is_empty() {
         tokio::select! {
-            () = stop.cancelled() => break,
+            () = end.cancelled() => break,
             _ = tick.tick() => {}
         }
         if backlogs.next_if(|at| started.elapsed() >= **at).is_some() && !settings.scenarios.is_empty() {
@@ -176,22 +213,24 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
             let back = Instant::now() >= *until;
             if back {
                 online[g] = Some(Connection::open(&fleet[g].serial, broker, ids[g].clone(), acked.clone()));
+                awake.wake(g);
             }
             !back
         });
-        let g = rng.random_range(0..fleet.len());
+        let Some(g) = awake.pick(&mut rng) else { continue };
         let Some(connection) = &online[g] else { continue };
         let gateway = &fleet[g];
         let roll = rng.random_range(0..100);
-        let result = match (roll, gateway.meters.choose(&mut rng)) {
+        let send = match (roll, gateway.meters.choose(&mut rng)) {
             (0..2, _) if silent_until.len() < fleet.len() / 3 => {
                 if let Some(connection) = online[g].take() {
                     connection.fall_silent();
                 }
+                awake.silence(g);
                 silent_until.insert(g, Instant::now() + settings.silence);
                 continue;
             }
-            (0..10, _) | (_, None) => connection.send(Kind::Heartbeat, json!({})).await,
+            (0..10, _) | (_, None) => connection.send(Kind::Heartbeat, json!({})),
             (10..14, _) => {
                 let peripheral = format!(
                     "5D:{:02X}:{:02X}:{:02X}:{:02X}:{:02X}",
@@ -201,7 +240,7 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
                     rng.random::<u8>(),
                     rng.random::<u8>()
                 );
-                connection.send(Kind::Discovery, json!({"name": "", "bleAddress": peripheral})).await
+                connection.send(Kind::Discovery, json!({"name": "", "bleAddress": peripheral}))
             }
             (14..19, Some(meter)) => {
                 let body = match raised.remove(&meter.serial) {
@@ -212,13 +251,11 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
                         json!({"meter": meter.ble_address, "type": alert, "state": "raised"})
                     }
                 };
-                connection.send(Kind::Alert, body).await
+                connection.send(Kind::Alert, body)
             }
-            (19..20, Some(meter)) => connection.send(Kind::ShutdownRequest, json!({"meter": meter.ble_address})).await,
+            (19..20, Some(meter)) => connection.send(Kind::ShutdownRequest, json!({"meter": meter.ble_address})),
             (20..40, Some(meter)) => {
-                connection
-                    .send(Kind::Ble, json!({"meter": meter.ble_address, "rssi": rng.random_range(-95..=-40)}))
-                    .await
+                connection.send(Kind::Ble, json!({"meter": meter.ble_address, "rssi": rng.random_range(-95..=-40)}))
             }
             (_, Some(meter)) => {
                 let now = Utc::now();
@@ -229,16 +266,46 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
                     now,
                     rng.random_range(0.6..1.4),
                 );
-                connection.send(Kind::Reading, json!({"meter": meter.ble_address, "record": ml, "unit": "mL"})).await
+                connection.send(Kind::Reading, json!({"meter": meter.ble_address, "record": ml, "unit": "mL"}))
             }
+        };
+        let result = tokio::select! {
+            () = end.cancelled() => break,
+            result = send => result,
         };
         match result {
             Ok(()) => sent += 1,
             Err(e) => tracing::warn!(error = %e, gateway = gateway.serial, "simulated uplink not sent"),
         }
     }
+    let mut closing = tokio::task::JoinSet::new();
     for connection in online.into_iter().flatten() {
-        connection.close().await;
+        closing.spawn(connection.close());
     }
+    closing.join_all().await;
     Stats { sent, commands_acked: acked.load(Ordering::Relaxed) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tick_goes_to_a_gateway_online_and_the_online_ones_share_them() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut awake = Awake::all(6);
+        awake.silence(1);
+        awake.silence(4);
+        let mut picked = [0_u32; 6];
+        for _ in 0..40_000 {
+            picked[awake.pick(&mut rng).unwrap()] += 1;
+        }
+        assert_eq!((picked[1], picked[4]), (0, 0), "{picked:?}");
+        for g in [0, 2, 3, 5] {
+            assert!((9_000..11_000).contains(&picked[g]), "a quarter each: {picked:?}");
+        }
+        awake.wake(4);
+        assert!((0..1_000).any(|_| awake.pick(&mut rng) == Some(4)), "a gateway back online is picked again");
+        assert_eq!(Awake::all(0).pick(&mut rng), None);
+    }
 }
