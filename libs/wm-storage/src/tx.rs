@@ -51,6 +51,29 @@ macro_rules! execute {
     };
 }
 
+/// Runs one statement in a write transaction of its own
+/// ([`Db::begin_write`]) and returns the rows it changed. On SQLite it waits
+/// for its turn at the file's [`Writer`], in line behind the transactions
+/// already waiting, where a statement on a pool's connection would poll for
+/// the file's lock in SQLite's busy handler: under ingest the writer is
+/// held most of the time, and such a statement waited seconds, past the
+/// busy timeout once (docs/performance.md §5).
+///
+/// ```ignore
+/// execute_write!(db, "UPDATE users SET theme = $1 WHERE id = $2", theme, id).await?;
+/// ```
+#[macro_export]
+macro_rules! execute_write {
+    ($db:expr, $sql:expr $(, $bind:expr)* $(,)?) => {
+        async {
+            let mut tx = $db.begin_write().await?;
+            let rows = $crate::execute!(&mut tx, $sql $(, $bind)*)?;
+            tx.commit().await?;
+            ::std::result::Result::<u64, $crate::StorageError>::Ok(rows)
+        }
+    };
+}
+
 impl Db {
     /// Begins a transaction that will write. On SQLite it takes the write
     /// lock at once (`BEGIN IMMEDIATE`), so it never fails half-way on a

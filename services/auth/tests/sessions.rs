@@ -152,3 +152,24 @@ async fn disabling_an_account_revokes_its_sessions_and_is_recorded() {
         );
     }
 }
+
+/// Under ingest the SQLite writer is held most of the time. A login's
+/// write waits for its turn at the writer for as long as that takes; on a
+/// pool's connection it polled for the file's lock in SQLite's busy
+/// handler, and gave up after its 10 s (a soak's login answered 500).
+#[tokio::test]
+async fn a_login_waits_its_turn_past_sqlite_s_busy_timeout_while_the_writer_is_held() {
+    let db = TestDb::sqlite().await;
+    db.migrate(&MIGRATIONS).await.unwrap();
+    let user = users::create(&db, "ann", "password-ann", Role::Operator).await.unwrap();
+    let held = db.begin_write().await.unwrap();
+    let login = {
+        let db = db.db().clone();
+        tokio::spawn(async move { sessions::start(&db, &user.id, POLICY, at(0)).await })
+    };
+    tokio::time::sleep(Duration::from_millis(10_500)).await;
+    assert!(!login.is_finished(), "the login waited for the writer");
+    drop(held);
+    let issued = tokio::time::timeout(Duration::from_secs(5), login).await.unwrap().unwrap();
+    assert!(issued.is_ok(), "the login got its turn once the writer was free: {issued:?}");
+}

@@ -2,7 +2,7 @@
 //! latest use. The key itself is never stored.
 
 use chrono::{DateTime, Utc};
-use wm_storage::{Db, StorageError, Tx, execute, with_pool};
+use wm_storage::{Db, StorageError, Tx, execute, execute_write, with_pool};
 
 use crate::domain::api_key::ApiKey;
 
@@ -65,18 +65,20 @@ const SELECT: &str = "SELECT k.id, k.name, k.prefix, k.role, k.created_at, k.cre
 pub async fn insert(db: &Db, key: &ApiKey, digest: &str) -> Result<(), StorageError> {
     let sql = "INSERT INTO api_keys (id, name, prefix, key_digest, role, created_at, created_by, expires_at) \
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-    with_pool!(db, pool => sqlx::query(sql)
-        .bind(&key.id)
-        .bind(&key.name)
-        .bind(&key.prefix)
-        .bind(digest)
-        .bind(key.role.as_str())
-        .bind(key.created_at.timestamp_micros())
-        .bind(&key.created_by)
-        .bind(key.expires_at.timestamp_micros())
-        .execute(pool)
-        .await
-        .map(|_| ()))?;
+    let (created_at, expires_at) = (key.created_at.timestamp_micros(), key.expires_at.timestamp_micros());
+    execute_write!(
+        db,
+        sql,
+        &key.id,
+        &key.name,
+        &key.prefix,
+        digest,
+        key.role.as_str(),
+        created_at,
+        &key.created_by,
+        expires_at
+    )
+    .await?;
     Ok(())
 }
 
@@ -98,7 +100,7 @@ pub async fn find(db: &Db, id: &str) -> Result<Option<(ApiKey, Option<String>)>,
 /// Marks the key `id` revoked at `at`, unless it already is.
 pub async fn revoke(db: &Db, id: &str, at: DateTime<Utc>) -> Result<(), StorageError> {
     let sql = "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL";
-    with_pool!(db, pool => sqlx::query(sql).bind(at.timestamp_micros()).bind(id).execute(pool).await.map(|_| ()))?;
+    execute_write!(db, sql, at.timestamp_micros(), id).await?;
     Ok(())
 }
 

@@ -14,7 +14,7 @@ use base64::Engine;
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use wm_domain::DeviceId;
-use wm_storage::{Db, StorageError, with_pool};
+use wm_storage::{Db, StorageError, execute, execute_write, with_pool, with_tx};
 
 /// How long refresh tokens live and how reuse is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,13 +131,7 @@ pub async fn end(db: &Db, token: &str, now: DateTime<Utc>) -> Result<Option<Fami
 /// many live tokens were revoked.
 pub async fn end_all(db: &Db, user_id: &str, now: DateTime<Utc>) -> Result<u64, StorageError> {
     let sql = "UPDATE refresh_tokens SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL";
-    let revoked = with_pool!(db, pool => sqlx::query(sql)
-        .bind(now.timestamp_micros())
-        .bind(user_id)
-        .execute(pool)
-        .await
-        .map(|r| r.rows_affected()))?;
-    Ok(revoked)
+    execute_write!(db, sql, now.timestamp_micros(), user_id).await
 }
 
 async fn issue(
@@ -152,25 +146,20 @@ async fn issue(
     let expires_at = now + policy.lifetime;
     let sql = "INSERT INTO refresh_tokens (token_hash, family_id, user_id, issued_at, expires_at) \
                VALUES ($1, $2, $3, $4, $5)";
-    with_pool!(db, pool => sqlx::query(sql)
-        .bind(digest(&token))
-        .bind(family_id)
-        .bind(user_id)
-        .bind(now.timestamp_micros())
-        .bind(expires_at.timestamp_micros())
-        .execute(pool)
-        .await
-        .map(|_| ()))?;
+    execute_write!(db, sql, digest(&token), family_id, user_id, now.timestamp_micros(), expires_at.timestamp_micros())
+        .await?;
     Ok(IssuedToken { token, family_id: family_id.to_owned(), user_id: user_id.to_owned(), expires_at })
 }
 
 /// Marks the token rotated unless a concurrent refresh did first; returns
 /// when it was rotated either way.
 async fn mark_rotated(db: &Db, hash: &str, now_us: i64) -> Result<i64, StorageError> {
+    let mut tx = db.begin_write().await?;
     let sql = "UPDATE refresh_tokens SET rotated_at = $1 WHERE token_hash = $2 AND rotated_at IS NULL";
-    with_pool!(db, pool => sqlx::query(sql).bind(now_us).bind(hash).execute(pool).await.map(|_| ()))?;
+    execute!(&mut tx, sql, now_us, hash)?;
     let sql = "SELECT rotated_at FROM refresh_tokens WHERE token_hash = $1";
-    let at: Option<i64> = with_pool!(db, pool => sqlx::query_scalar(sql).bind(hash).fetch_one(pool).await)?;
+    let at: Option<i64> = with_tx!(&mut tx, conn => sqlx::query_scalar(sql).bind(hash).fetch_one(&mut **conn).await)?;
+    tx.commit().await?;
     Ok(at.unwrap_or(now_us))
 }
 
@@ -186,12 +175,7 @@ async fn moved_on(db: &Db, family_id: &str, rotated_at: i64) -> Result<bool, Sto
 
 async fn revoke_family(db: &Db, family_id: &str, now: DateTime<Utc>) -> Result<(), StorageError> {
     let sql = "UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL";
-    with_pool!(db, pool => sqlx::query(sql)
-        .bind(now.timestamp_micros())
-        .bind(family_id)
-        .execute(pool)
-        .await
-        .map(|_| ()))?;
+    execute_write!(db, sql, now.timestamp_micros(), family_id).await?;
     Ok(())
 }
 

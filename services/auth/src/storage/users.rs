@@ -1,7 +1,7 @@
 //! The users table: who may sign in, with which role.
 
 use chrono::DateTime;
-use wm_storage::{Db, StorageError, Tx, execute, with_pool, with_tx};
+use wm_storage::{Db, StorageError, Tx, execute, execute_write, with_pool, with_tx};
 
 use crate::domain::{
     preferences::{Language, Preferences, Theme},
@@ -46,18 +46,22 @@ const COLUMNS: &str = "id, username, role, disabled, created_at, token_version, 
 pub async fn insert(db: &Db, user: &User, password_hash: &str) -> Result<(), StorageError> {
     let sql = "INSERT INTO users (id, username, password_hash, role, disabled, created_at, must_change_password) \
                VALUES ($1, $2, $3, $4, $5, $6, $7)";
-    with_pool!(db, pool => sqlx::query(sql)
-        .bind(&user.id)
-        .bind(&user.username)
-        .bind(password_hash)
-        .bind(user.role.as_str())
-        .bind(user.disabled)
-        .bind(user.created_at.timestamp_micros())
-        .bind(user.must_change_password)
-        .execute(pool)
-        .await
-        .map(|_| ()))
-    .map_err(|e| StorageError::from(e).taken_as("username", &user.username))
+    let created_at = user.created_at.timestamp_micros();
+    let role = user.role.as_str();
+    execute_write!(
+        db,
+        sql,
+        &user.id,
+        &user.username,
+        password_hash,
+        role,
+        user.disabled,
+        created_at,
+        user.must_change_password
+    )
+    .await
+    .map(|_| ())
+    .map_err(|e| e.taken_as("username", &user.username))
 }
 
 /// Every user, by username.
@@ -151,6 +155,6 @@ pub async fn preferences(db: &Db, id: &str) -> Result<Preferences, StorageError>
 pub async fn set_preferences(db: &Db, id: &str, preferences: Preferences) -> Result<(), StorageError> {
     let sql = "UPDATE users SET language = $1, theme = $2 WHERE id = $3";
     let language = preferences.language.map(Language::as_str);
-    with_pool!(db, pool => sqlx::query(sql).bind(language).bind(preferences.theme.as_str()).bind(id).execute(pool).await.map(|_| ()))?;
+    execute_write!(db, sql, language, preferences.theme.as_str(), id).await?;
     Ok(())
 }
