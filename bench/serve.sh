@@ -2,7 +2,8 @@
 # $profile (release, or debug to try a script quickly), starts `wmeter
 # serve` on free ports with a fresh SQLite database and an admin `bench`,
 # and stops it (and every pid in $pids) on exit. Defines $url, $bin, $dir,
-# $server, token, p99_ms and rss_mib.
+# $server, token, p99_ms and rss_mib. WM_BENCH_LOGS (a folder) keeps the
+# server's log.
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
@@ -32,6 +33,10 @@ pids=()
 cleanup() {
   for pid in "${pids[@]}" "$server"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  # WM_BENCH_LOGS keeps the server's log (warnings and errors) past the run.
+  if [[ -n ${WM_BENCH_LOGS:-} ]]; then
+    mkdir -p "$WM_BENCH_LOGS" && cp "$dir/serve.log" "$WM_BENCH_LOGS/serve-$(date -u +%Y%m%dT%H%M%SZ).log" || true
+  fi
   rm -rf "$dir"
 }
 trap cleanup EXIT

@@ -13,7 +13,7 @@
 # telemetry topics) applies within the soak and the database's size levels
 # off.
 #
-#   SOAK_MINUTES (30)  SOAK_RATE uplinks/s (2900: half of the embedded
+#   SOAK_MINUTES (30)  SOAK_RATE uplinks/s (7700: half of the embedded
 #   figure in RESULTS.md)  SOAK_STREAMS (500)  SOAK_RESULTS (bench/RESULTS.md)
 #   SOAK_RETENTION_MINUTES (8)  SOAK_PROFILE (release; debug to try the
 #   script quickly)
@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 minutes=${SOAK_MINUTES:-30}
-rate=${SOAK_RATE:-2900}
+rate=${SOAK_RATE:-7700}
 streams=${SOAK_STREAMS:-500}
 retention=${SOAK_RETENTION_MINUTES:-8}
 export WMETER_TELEMETRY__RETENTION_MINUTES=$retention
