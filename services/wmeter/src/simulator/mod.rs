@@ -207,7 +207,10 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
             _ = tick.tick() => {}
         }
         if backlogs.next_if(|at| started.elapsed() >= **at).is_some() && !settings.scenarios.is_empty() {
-            sent += send_backlogs(fleet, &online, &settings.scenarios, since).await;
+            tokio::select! {
+                () = end.cancelled() => break,
+                backlog = send_backlogs(fleet, &online, &settings.scenarios, since) => sent += backlog,
+            }
         }
         silent_until.retain(|&g, until| {
             let back = Instant::now() >= *until;
