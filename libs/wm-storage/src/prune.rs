@@ -3,7 +3,7 @@
 //! SQLite, the whole file) for long, and never waits in SQLite's busy
 //! handler beside the services' own writes.
 
-use crate::{Db, StorageError, execute};
+use crate::{Db, StorageError, execute_write};
 
 /// Rows deleted per transaction.
 const BATCH: i64 = 5_000;
@@ -20,9 +20,7 @@ pub async fn older_than(
     let sql = statement(table, column, key);
     let mut deleted = 0;
     loop {
-        let mut tx = db.begin_write().await?;
-        let n = execute!(&mut tx, sqlx::AssertSqlSafe(sql.clone()), before, BATCH)?;
-        tx.commit().await?;
+        let n = execute_write!(db, sqlx::AssertSqlSafe(sql.clone()), before, BATCH).await?;
         deleted += n;
         if n < u64::try_from(BATCH).unwrap_or(u64::MAX) {
             return Ok(deleted);

@@ -279,3 +279,18 @@ async fn a_postgresql_connection_closed_while_idle_is_replaced_before_a_query_fa
     let second: i32 = sqlx::query_scalar(pid).fetch_one(pool).await.unwrap();
     assert_ne!(first, second, "a new connection");
 }
+
+/// `execute_write!` waits its turn at the writer like any transaction, and
+/// the turn is counted against the line that wrote the statement, not the
+/// macro's.
+#[tokio::test]
+async fn a_statement_written_alone_takes_its_turn_counted_against_its_own_line() {
+    let db = TestDb::sqlite().await;
+    wm_storage::execute_write!(db, "CREATE TABLE t (v INTEGER)").await.unwrap();
+    let line = line!() - 1;
+    let inserted = wm_storage::execute_write!(db, "INSERT INTO t VALUES ($1), ($2)", 1_i64, 2_i64).await.unwrap();
+    assert_eq!(inserted, 2);
+    let sites = wm_storage::writer::spent_by_site();
+    let here = format!("{}:{line}", file!());
+    assert!(sites.iter().any(|(site, spent)| *site == here && spent.turns == 1), "{here} in {sites:?}");
+}
