@@ -143,28 +143,19 @@ impl SignIn {
     }
 }
 
-/// The gateways online, which the ticks go round: the rate is what the
-/// fleet's online part sends, so the third that may fall silent does not
-/// take a third of the ticks with it.
-#[derive(Debug)]
-struct Awake(Vec<usize>);
-
-impl Awake {
-    fn all(gateways: usize) -> Self {
-        Self((0..gateways).collect())
+/// A gateway online, each as likely as the others, drawn again while the
+/// draw falls on one fallen silent: the rate is what the fleet's online
+/// part sends, so the third that may fall silent does not take a third of
+/// the ticks with it. `None` when none is online.
+fn pick_online<T>(online: &[Option<T>], rng: &mut impl Rng) -> Option<usize> {
+    if online.iter().all(Option::is_none) {
+        return None;
     }
-
-    /// An online gateway, each as likely as the others.
-    fn pick(&self, rng: &mut impl Rng) -> Option<usize> {
-        self.0.choose(rng).copied()
-    }
-
-    fn silence(&mut self, gateway: usize) {
-        self.0.retain(|&g| g != gateway);
-    }
-
-    fn wake(&mut self, gateway: usize) {
-        self.0.push(gateway);
+    loop {
+        let g = rng.random_range(0..online.len());
+        if online[g].is_some() {
+            return Some(g);
+        }
     }
 }
 
@@ -181,7 +172,6 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
         .map(|(g, id)| Some(Connection::open(&g.serial, broker, id.clone(), acked.clone())))
         .collect();
     let mut silent_until: HashMap<usize, Instant> = HashMap::new();
-    let mut awake = Awake::all(fleet.len());
     let mut raised: HashMap<String, &'static str> = HashMap::new();
     let scenario_of: HashMap<&str, Scenario> =
         scenario_meters(fleet, &settings.scenarios).into_iter().map(|(_, m, s)| (m.serial.as_str(), s)).collect();
@@ -193,11 +183,13 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
     let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / settings.rate.max(0.01)));
     // The run ends at `stop` or when its time is up, even while a send
     // waits for a connection that no longer takes anything.
+    // The timer goes with the run (the guard cancels `end` when it returns).
     let end = stop.child_token();
+    let _timer = end.clone().drop_guard();
     if let Some(duration) = settings.duration {
         let end = end.clone();
         tokio::spawn(async move {
-            tokio::time::sleep(duration).await;
+            end.run_until_cancelled(tokio::time::sleep(duration)).await;
             end.cancel();
         });
     }
@@ -216,11 +208,10 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
             let back = Instant::now() >= *until;
             if back {
                 online[g] = Some(Connection::open(&fleet[g].serial, broker, ids[g].clone(), acked.clone()));
-                awake.wake(g);
             }
             !back
         });
-        let Some(g) = awake.pick(&mut rng) else { continue };
+        let Some(g) = pick_online(&online, &mut rng) else { continue };
         let Some(connection) = &online[g] else { continue };
         let gateway = &fleet[g];
         let roll = rng.random_range(0..100);
@@ -229,7 +220,6 @@ pub async fn run(fleet: &[SimGateway], broker: &Broker, settings: &SimSettings, 
                 if let Some(connection) = online[g].take() {
                     connection.fall_silent();
                 }
-                awake.silence(g);
                 silent_until.insert(g, Instant::now() + settings.silence);
                 continue;
             }
@@ -296,19 +286,20 @@ mod tests {
     #[test]
     fn every_tick_goes_to_a_gateway_online_and_the_online_ones_share_them() {
         let mut rng = StdRng::seed_from_u64(7);
-        let mut awake = Awake::all(6);
-        awake.silence(1);
-        awake.silence(4);
+        let mut online = [Some(()); 6];
+        online[1] = None;
+        online[4] = None;
         let mut picked = [0_u32; 6];
         for _ in 0..40_000 {
-            picked[awake.pick(&mut rng).unwrap()] += 1;
+            picked[pick_online(&online, &mut rng).unwrap()] += 1;
         }
         assert_eq!((picked[1], picked[4]), (0, 0), "{picked:?}");
         for g in [0, 2, 3, 5] {
             assert!((9_000..11_000).contains(&picked[g]), "a quarter each: {picked:?}");
         }
-        awake.wake(4);
-        assert!((0..1_000).any(|_| awake.pick(&mut rng) == Some(4)), "a gateway back online is picked again");
-        assert_eq!(Awake::all(0).pick(&mut rng), None);
+        online[4] = Some(());
+        assert!((0..1_000).any(|_| pick_online(&online, &mut rng) == Some(4)), "a gateway back online is picked again");
+        assert_eq!(pick_online(&[None::<()>; 3], &mut rng), None);
+        assert_eq!(pick_online::<()>(&[], &mut rng), None);
     }
 }
