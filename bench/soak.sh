@@ -4,19 +4,26 @@
 # 30 minutes. Every minute it samples the server's resident memory, open
 # file descriptors, SQLite file handles (its database connections), the
 # size of its database (the SQLite file and its WAL: tables and event log),
-# its WAL's median and largest size in the minute (sampled each second), its
-# composition (what the retention bounds, what is kept whole, free pages),
+# its WAL's median and largest size in the minute (sampled each second),
 # the p99 of API reads, the SSE streams still open and the uplinks
-# accepted; then it appends the table and the drift (last minute against
-# the first) to bench/RESULTS.md. Telemetry is kept SOAK_RETENTION_MINUTES
-# instead of 90 days, so that the retention (tables and the event log's
-# telemetry topics) applies within the soak and the database's size levels
-# off.
+# accepted; on the first and the last minute also the database's
+# composition (what the retention bounds, what is kept whole, free pages).
+# Then it appends the table, the drift (last minute against the first) and
+# the rate taken to bench/RESULTS.md. Telemetry is kept
+# SOAK_RETENTION_MINUTES instead of 90 days, so that the retention (tables
+# and the event log's telemetry topics) applies within the soak and the
+# database's size levels off.
+#
+# The composition reads the whole file in one snapshot: for as long, the
+# WAL cannot start over and grows. Sampled each minute on a 7 GiB file it
+# halved the rate the server took (docs/performance.md §5), so it is
+# sampled on the first and the last minute unless SOAK_COMPOSITION_EVERY
+# asks for more.
 #
 #   SOAK_MINUTES (30)  SOAK_RATE uplinks/s (7700: half of the embedded
 #   figure in RESULTS.md)  SOAK_STREAMS (500)  SOAK_RESULTS (bench/RESULTS.md)
-#   SOAK_RETENTION_MINUTES (8)  SOAK_PROFILE (release; debug to try the
-#   script quickly)
+#   SOAK_RETENTION_MINUTES (8)  SOAK_COMPOSITION_EVERY (N: also on every
+#   Nth minute)  SOAK_PROFILE (release; debug to try the script quickly)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +31,7 @@ minutes=${SOAK_MINUTES:-30}
 rate=${SOAK_RATE:-7700}
 streams=${SOAK_STREAMS:-500}
 retention=${SOAK_RETENTION_MINUTES:-8}
+composition_every=${SOAK_COMPOSITION_EVERY:-$minutes}
 export WMETER_TELEMETRY__RETENTION_MINUTES=$retention
 results=${SOAK_RESULTS:-bench/RESULTS.md}
 probes=200
@@ -98,6 +106,10 @@ print(f"{bounded / mib:.0f} | {kept / mib:.0f} | {free / mib:.0f}")
 PY
 }
 
+sampled_composition() {
+  if (($1 == 1 || $1 == minutes || $1 % composition_every == 0)); then composition "$dir/wm.db"; else echo "– | – | –"; fi
+}
+
 accepted() {
   curl -s "$url/metrics" | awk '/^wmeter_ingest_uplinks_total\{.*outcome="accepted"/ { s += $NF } END { printf "%d", s }'
 }
@@ -126,7 +138,7 @@ for minute in $(seq 1 "$minutes"); do
   fds=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 2>/dev/null || true; } | wc -l)
   db=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 -lname "$dir/wm.db*" 2>/dev/null || true; } | wc -l)
   size=$(du -cm "$dir"/wm.db "$dir"/wm.db-wal 2>/dev/null | awk 'END { print $1 }')
-  row="| $minute | $rss | $fds | $db | $size | $(wal_mib) | $(composition "$dir/wm.db") | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
+  row="| $minute | $rss | $fds | $db | $size | $(wal_mib) | $(sampled_composition "$minute") | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
   rows+=("$row")
   echo "$row"
 done
@@ -134,14 +146,19 @@ done
 cell() { echo "$1" | awk -F'|' -v c="$2" '{ gsub(/ /, "", $c); print $c }'; }
 first=${rows[0]} last=${rows[-1]}
 drift() { awk -v a="$(cell "$first" "$1")" -v b="$(cell "$last" "$1")" 'BEGIN { printf "%+g (%s → %s)", b - a, a, b }'; }
+# Uplinks taken a second from row $1 (0-based) to the last.
+taken() { awk -v a="$(cell "${rows[$1]}" 14)" -v b="$(cell "$last" 14)" -v s=$(((${#rows[@]} - 1 - $1) * 60)) 'BEGIN { printf "%d", (s > 0 ? (b - a) / s : 0) }'; }
+third=$((${#rows[@]} * 2 / 3))
 {
   printf '\n## Soak, %s (commit %s)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD)"
-  printf 'Machine: %s. `wmeter serve` (%s build, SQLite, embedded log and broker) under `wmeter simulate` at %s uplinks/s (200 gateways, 4,000 meters) with %s SSE streams open, for %s minutes, telemetry kept %s minutes; sampled each minute. Database: the SQLite file and its WAL. p99: %s sequential reads (count, meter list, gateway activity) with a fresh token.\n\n' \
-    "$(machine)" "$profile" "$rate" "$streams" "$minutes" "$retention" "$probes"
+  printf 'Machine: %s. `wmeter serve` (%s build, SQLite, embedded log and broker) under `wmeter simulate` at %s uplinks/s (200 gateways, 4,000 meters) with %s SSE streams open, for %s minutes, telemetry kept %s minutes; sampled each minute, the composition on the first and the last minute and every %s minutes. Database: the SQLite file and its WAL. p99: %s sequential reads (count, meter list, gateway activity) with a fresh token.\n\n' \
+    "$(machine)" "$profile" "$rate" "$streams" "$minutes" "$retention" "$composition_every" "$probes"
   echo '| minute | RSS MiB | open fds | SQLite file handles | database MiB | WAL MiB, median in the minute | largest | of which bounded by retention | kept whole | free pages | read p99 ms | SSE streams open | uplinks accepted |'
   echo '|---|---|---|---|---|---|---|---|---|---|---|---|---|'
   printf '%s\n' "${rows[@]}"
   printf '\nDrift, last minute against the first: RSS %s MiB; open fds %s; SQLite file handles %s; database %s MiB (WAL median %s, largest %s, bounded by retention %s, kept whole %s, free %s); read p99 %s ms.\n' \
     "$(drift 3)" "$(drift 4)" "$(drift 5)" "$(drift 6)" "$(drift 7)" "$(drift 8)" "$(drift 9)" "$(drift 10)" "$(drift 11)" "$(drift 12)"
+  printf '\nUplinks taken a second, of %s offered: %s from minute 1 to %s, %s over the last third (from minute %s).\n' \
+    "$rate" "$(taken 0)" "$minutes" "$(taken "$third")" "$((third + 1))"
 } >>"$results"
 echo "appended to $results"
