@@ -5,14 +5,14 @@
 # file descriptors, SQLite file handles (its database connections), the
 # size of its database (the SQLite file and its WAL: tables and event log),
 # its WAL's median and largest size in the minute (sampled each second),
-# the p99 of API reads, the SSE streams still open and the uplinks
-# accepted; on the first and the last minute also the database's
-# composition (what the retention bounds, what is kept whole, free pages).
-# Then it appends the table, the drift (last minute against the first) and
-# the rate taken to bench/RESULTS.md. Telemetry is kept
-# SOAK_RETENTION_MINUTES instead of 90 days, so that the retention (tables
-# and the event log's telemetry topics) applies within the soak and the
-# database's size levels off.
+# the p99 of API reads, the SSE streams still open, the uplinks accepted
+# and what the server wrote to disk a second over the minute; on the first
+# and the last minute also the database's composition (what the retention
+# bounds, what is kept whole, free pages). Then it appends the table, the
+# drift (last minute against the first) and the rate taken to
+# bench/RESULTS.md. Telemetry is kept SOAK_RETENTION_MINUTES instead of 90
+# days, so that the retention (tables and the event log's telemetry
+# topics) applies within the soak and the database's size levels off.
 #
 # The composition reads the whole file in one snapshot: for as long, the
 # WAL cannot start over and grows. Sampled each minute on a 7 GiB file it
@@ -125,6 +125,17 @@ wal_mib() {
   : >"$dir/wal.sizes"
 }
 
+# Sets $written_mib_s: what the server wrote to disk a second, in MiB,
+# since the last call (since it started, at the first).
+written_at=$SECONDS written=0 written_mib_s=0
+sample_written() {
+  local now=$SECONDS bytes
+  bytes=$(awk '/^write_bytes/ { print $2 }' "/proc/$server/io")
+  written_mib_s=$(awk -v b="$((bytes - written))" -v s="$((now - written_at))" \
+    'BEGIN { printf "%.0f", (s > 0 ? b / s / 1048576 : 0) }')
+  written=$bytes written_at=$now
+}
+
 rows=()
 # Each sample on the minute since the start: a sample takes seconds (the
 # composition reads the whole file), which must not push the last ones
@@ -138,7 +149,8 @@ for minute in $(seq 1 "$minutes"); do
   fds=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 2>/dev/null || true; } | wc -l)
   db=$({ find "/proc/$server/fd" -mindepth 1 -maxdepth 1 -lname "$dir/wm.db*" 2>/dev/null || true; } | wc -l)
   size=$(du -cm "$dir"/wm.db "$dir"/wm.db-wal 2>/dev/null | awk 'END { print $1 }')
-  row="| $minute | $rss | $fds | $db | $size | $(wal_mib) | $(sampled_composition "$minute") | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) |"
+  sample_written
+  row="| $minute | $rss | $fds | $db | $size | $(wal_mib) | $(sampled_composition "$minute") | $(p99_ms $probes "$(token)") | $(cat "$dir/streams" 2>/dev/null || echo 0) | $(accepted) | $written_mib_s |"
   rows+=("$row")
   echo "$row"
 done
@@ -149,16 +161,20 @@ drift() { awk -v a="$(cell "$first" "$1")" -v b="$(cell "$last" "$1")" 'BEGIN { 
 # Uplinks taken a second from row $1 (0-based) to the last.
 taken() { awk -v a="$(cell "${rows[$1]}" 14)" -v b="$(cell "$last" 14)" -v s=$(((${#rows[@]} - 1 - $1) * 60)) 'BEGIN { printf "%d", (s > 0 ? (b - a) / s : 0) }'; }
 third=$((${#rows[@]} * 2 / 3))
+# KiB the server wrote to disk per uplink taken, over the last third.
+per_uplink() {
+  printf '%s\n' "${rows[@]:$third}" | awk -F'|' -v t="$(taken "$third")" '{ gsub(/ /, "", $15); s += $15; n++ } END { printf "%.1f", (n > 0 && t > 0 ? s / n * 1024 / t : 0) }'
+}
 {
   printf '\n## Soak, %s (commit %s)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD)"
   printf 'Machine: %s. `wmeter serve` (%s build, SQLite, embedded log and broker) under `wmeter simulate` at %s uplinks/s (200 gateways, 4,000 meters) with %s SSE streams open, for %s minutes, telemetry kept %s minutes; sampled each minute, the composition on the first and the last minute and every %s minutes. Database: the SQLite file and its WAL. p99: %s sequential reads (count, meter list, gateway activity) with a fresh token.\n\n' \
     "$(machine)" "$profile" "$rate" "$streams" "$minutes" "$retention" "$composition_every" "$probes"
-  echo '| minute | RSS MiB | open fds | SQLite file handles | database MiB | WAL MiB, median in the minute | largest | of which bounded by retention | kept whole | free pages | read p99 ms | SSE streams open | uplinks accepted |'
-  echo '|---|---|---|---|---|---|---|---|---|---|---|---|---|'
+  echo '| minute | RSS MiB | open fds | SQLite file handles | database MiB | WAL MiB, median in the minute | largest | of which bounded by retention | kept whole | free pages | read p99 ms | SSE streams open | uplinks accepted | written MiB/s |'
+  echo '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|'
   printf '%s\n' "${rows[@]}"
   printf '\nDrift, last minute against the first: RSS %s MiB; open fds %s; SQLite file handles %s; database %s MiB (WAL median %s, largest %s, bounded by retention %s, kept whole %s, free %s); read p99 %s ms.\n' \
     "$(drift 3)" "$(drift 4)" "$(drift 5)" "$(drift 6)" "$(drift 7)" "$(drift 8)" "$(drift 9)" "$(drift 10)" "$(drift 11)" "$(drift 12)"
-  printf '\nUplinks taken a second, of %s offered: %s from minute 1 to %s, %s over the last third (from minute %s).\n' \
-    "$rate" "$(taken 0)" "$minutes" "$(taken "$third")" "$((third + 1))"
+  printf '\nUplinks taken a second, of %s offered: %s from minute 1 to %s, %s over the last third (from minute %s), with %s KiB written to disk per uplink.\n' \
+    "$rate" "$(taken 0)" "$minutes" "$(taken "$third")" "$((third + 1))" "$(per_uplink)"
 } >>"$results"
 echo "appended to $results"
