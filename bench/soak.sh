@@ -160,10 +160,14 @@ first=${rows[0]} last=${rows[-1]}
 drift() { awk -v a="$(cell "$first" "$1")" -v b="$(cell "$last" "$1")" 'BEGIN { printf "%+g (%s → %s)", b - a, a, b }'; }
 # Uplinks taken a second from row $1 (0-based) to the last.
 taken() { awk -v a="$(cell "${rows[$1]}" 14)" -v b="$(cell "$last" 14)" -v s=$(((${#rows[@]} - 1 - $1) * 60)) 'BEGIN { printf "%d", (s > 0 ? (b - a) / s : 0) }'; }
-third=$((${#rows[@]} * 2 / 3))
-# KiB the server wrote to disk per uplink taken, over the last third.
+# The last third's first row: at least one minute before the last.
+n=${#rows[@]} third=$((${#rows[@]} * 2 / 3))
+((third <= n - 2)) || third=$((n > 1 ? n - 2 : 0))
+taken_last=$(taken "$third")
+# KiB the server wrote to disk per uplink taken, over the last third: the
+# rows after its first, whose writes each cover the minute before them.
 per_uplink() {
-  printf '%s\n' "${rows[@]:$third}" | awk -F'|' -v t="$(taken "$third")" '{ gsub(/ /, "", $15); s += $15; n++ } END { printf "%.1f", (n > 0 && t > 0 ? s / n * 1024 / t : 0) }'
+  printf '%s\n' "${rows[@]:$((third + 1))}" | awk -F'|' -v t="$taken_last" '{ gsub(/ /, "", $15); s += $15; n++ } END { printf "%.1f", (n > 0 && t > 0 ? s / n * 1024 / t : 0) }'
 }
 {
   printf '\n## Soak, %s (commit %s)\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(git rev-parse --short HEAD)"
@@ -175,6 +179,6 @@ per_uplink() {
   printf '\nDrift, last minute against the first: RSS %s MiB; open fds %s; SQLite file handles %s; database %s MiB (WAL median %s, largest %s, bounded by retention %s, kept whole %s, free %s); read p99 %s ms.\n' \
     "$(drift 3)" "$(drift 4)" "$(drift 5)" "$(drift 6)" "$(drift 7)" "$(drift 8)" "$(drift 9)" "$(drift 10)" "$(drift 11)" "$(drift 12)"
   printf '\nUplinks taken a second, of %s offered: %s from minute 1 to %s, %s over the last third (from minute %s), with %s KiB written to disk per uplink.\n' \
-    "$rate" "$(taken 0)" "$minutes" "$(taken "$third")" "$((third + 1))" "$(per_uplink)"
+    "$rate" "$(taken 0)" "$minutes" "$taken_last" "$((third + 1))" "$(per_uplink)"
 } >>"$results"
 echo "appended to $results"
