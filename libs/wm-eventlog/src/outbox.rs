@@ -12,8 +12,18 @@
 //!   `source`, so services sharing one database never publish each other's
 //!   events. On PostgreSQL, replicas of a service take turns through an
 //!   advisory lock, so one batch is not published by two of them at once.
+//!   There a round takes its rows out in one `DELETE … RETURNING`, in the
+//!   lock's transaction, and commits only once the log has them; and the
+//!   relay vacuums the table every [`VACUUM_EVERY`] rows it took out, since
+//!   each round's scan walks every row deleted since the last vacuum.
 
-use std::{sync::Arc, time::Duration};
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
 
 use chrono::Utc;
 use tokio::sync::Notify;
@@ -31,6 +41,12 @@ const BATCH: i64 = 500;
 /// How often a relay looks for rows when nobody woke it (rows staged by
 /// another replica or process).
 const IDLE_POLL: Duration = Duration::from_secs(1);
+/// Rows a relay takes out of the table on PostgreSQL between two `VACUUM`s
+/// of it. Autovacuum visits a database once a minute at most; until a
+/// vacuum, every round's index scan reads the entries of every row deleted
+/// before it (docs/performance.md §2): a minute of outbox traffic at
+/// 16,000 rows a second made each scan read some 3,000 pages.
+pub const VACUUM_EVERY: usize = 20_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutboxError {
@@ -64,12 +80,14 @@ pub struct Relay {
     wake: Arc<Notify>,
     /// The log, when it lives in `db`: the outbox is the log itself.
     direct: Option<EmbeddedLog>,
+    /// Rows taken out since this relay last vacuumed the table.
+    taken_out: Arc<AtomicUsize>,
 }
 
 impl Relay {
     pub fn new(db: Db, log: Arc<dyn EventLog>, source: &'static str) -> Self {
         let direct = log.embedded().filter(|log| log.lives_in(&db)).cloned();
-        Self { db, log, source, wake: Arc::new(Notify::new()), direct }
+        Self { db, log, source, wake: Arc::new(Notify::new()), direct, taken_out: Arc::default() }
     }
 
     /// Stages `envelopes` in `tx`. Each is published on its payload's
@@ -152,7 +170,7 @@ impl Relay {
         }
     }
 
-    /// Publishes up to [`BATCH`] rows, then deletes them.
+    /// Publishes up to [`BATCH`] rows, and deletes them.
     async fn publish_round(&self) -> Result<usize, OutboxError> {
         match &self.db {
             // One process owns a SQLite database, and the embedded log
@@ -169,26 +187,38 @@ impl Relay {
                 if !locked {
                     return Ok(0);
                 }
-                let published = self.publish_staged().await?;
+                // Taken out and published in one transaction: if the log
+                // refuses them, the rollback puts them back. Planned at
+                // each round, never once for all: a plan made while the
+                // table was empty scans it whole, and between two vacuums
+                // it holds every row deleted since (docs/performance.md §2).
+                let sql = "DELETE FROM event_outbox WHERE seq IN \
+                           (SELECT seq FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2) \
+                           RETURNING seq, record_key, envelope";
+                let mut rows: Vec<Staged> = sqlx::query_as(sql)
+                    .persistent(false)
+                    .bind(self.source)
+                    .bind(BATCH)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(StorageError::from)?;
+                rows.sort_unstable_by_key(|(seq, ..)| *seq);
+                self.publish(&rows).await?;
                 tx.commit().await.map_err(StorageError::from)?;
-                Ok(published)
+                self.vacuum_after(pool, rows.len()).await;
+                Ok(rows.len())
             }
         }
     }
 
+    /// SQLite's round: reads up to [`BATCH`] rows, publishes them, then
+    /// deletes exactly those.
     async fn publish_staged(&self) -> Result<usize, OutboxError> {
         let sql = "SELECT seq, record_key, envelope FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2";
-        let rows: Vec<(i64, String, Vec<u8>)> =
+        let rows: Vec<Staged> =
             with_pool!(&self.db, pool => sqlx::query_as(sql).bind(self.source).bind(BATCH).fetch_all(pool).await)
                 .map_err(StorageError::from)?;
-        if rows.is_empty() {
-            return Ok(0);
-        }
-        let mut records = Vec::with_capacity(rows.len());
-        for (_, key, bytes) in &rows {
-            records.push(envelopes::record_keyed(&Envelope::from_bytes(bytes)?, key.clone())?);
-        }
-        self.log.append_batch(records).await?;
+        self.publish(&rows).await?;
         // Exactly the rows published, never a range: sequence numbers are
         // taken at insert but become visible at commit, so a transaction
         // still open during the SELECT can commit a lower `seq` afterwards.
@@ -200,7 +230,41 @@ impl Relay {
         tx.commit().await?;
         Ok(rows.len())
     }
+
+    /// Appends staged rows to the log, in staging order.
+    async fn publish(&self, rows: &[Staged]) -> Result<(), OutboxError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let mut records = Vec::with_capacity(rows.len());
+        for (_, key, bytes) in rows {
+            records.push(envelopes::record_keyed(&Envelope::from_bytes(bytes)?, key.clone())?);
+        }
+        self.log.append_batch(records).await?;
+        Ok(())
+    }
+
+    /// Vacuums the table once this relay has taken [`VACUUM_EVERY`] rows
+    /// out of it since the last time. A failure is logged: the rows are
+    /// published, and the next vacuum, or autovacuum, does the work.
+    async fn vacuum_after(&self, pool: &sqlx::PgPool, taken_out: usize) {
+        if self.taken_out.fetch_add(taken_out, Ordering::Relaxed) + taken_out < VACUUM_EVERY {
+            return;
+        }
+        self.taken_out.store(0, Ordering::Relaxed);
+        // Outside any transaction. Another replica's vacuum under way is
+        // skipped, not waited for; and the table is never truncated, which
+        // waits up to 5 s for a lock that every staging transaction holds,
+        // then takes it from them.
+        let vacuum = "VACUUM (SKIP_LOCKED, INDEX_CLEANUP ON, TRUNCATE OFF) event_outbox";
+        if let Err(e) = sqlx::raw_sql(vacuum).execute(pool).await {
+            tracing::warn!(error = %e, source = self.source, "vacuuming the outbox failed");
+        }
+    }
 }
+
+/// A staged row: its `seq`, record key and envelope.
+type Staged = (i64, String, Vec<u8>);
 
 /// The log's error as the storage error a service's transaction returns:
 /// an envelope that cannot become a record (it has no payload) is corrupt.

@@ -1,14 +1,18 @@
 //! The outbox. On PostgreSQL, a sequence number is taken at insert but
 //! becomes visible at commit: a row that commits, with a lower `seq`, while
-//! the relay publishes a later one must still be published. In the embedded
-//! log's own database, the outbox is the log itself.
+//! the relay publishes a later one must still be published; a round the log
+//! refuses takes nothing out; and the relay vacuums its table as it goes.
+//! In the embedded log's own database, the outbox is the log itself.
 
-use std::sync::Arc;
+use std::sync::{
+    Arc,
+    atomic::{AtomicBool, Ordering},
+};
 
 use async_trait::async_trait;
 use tokio::sync::Mutex;
 use wm_eventlog::{
-    Consumer, ConsumerOptions, EventLog, OutgoingRecord, Position, Result,
+    Consumer, ConsumerOptions, EventLog, EventLogError, OutgoingRecord, Position, Result,
     embedded::{EmbeddedLog, EmbeddedSettings},
     outbox::{self, Relay},
 };
@@ -18,16 +22,24 @@ use wm_test_support::TestDb;
 
 use crate::harness::{Harness, group, poll_count};
 
-/// A log that commits a held transaction while it appends: the moment
-/// between the relay's read and its clean-up.
+/// A log that interferes with the relay's append: it commits a held
+/// transaction meanwhile (the moment between the relay's read and its
+/// clean-up), or refuses the batch.
 #[derive(Debug)]
-struct CommitsDuringAppend {
+struct Interferes {
     inner: Arc<dyn EventLog>,
     held: Mutex<Option<Tx>>,
+    refuse_next: AtomicBool,
+}
+
+impl Interferes {
+    fn new(inner: Arc<dyn EventLog>) -> Arc<Self> {
+        Arc::new(Self { inner, held: Mutex::new(None), refuse_next: AtomicBool::new(false) })
+    }
 }
 
 #[async_trait]
-impl EventLog for CommitsDuringAppend {
+impl EventLog for Interferes {
     fn kind(&self) -> &'static str {
         self.inner.kind()
     }
@@ -38,6 +50,9 @@ impl EventLog for CommitsDuringAppend {
         self.inner.append(record).await
     }
     async fn append_batch(&self, records: Vec<OutgoingRecord>) -> Result<Vec<Position>> {
+        if self.refuse_next.swap(false, Ordering::SeqCst) {
+            return Err(EventLogError::UnknownTopic("refused by the test".into()));
+        }
         let positions = self.inner.append_batch(records).await?;
         if let Some(tx) = self.held.lock().await.take() {
             tx.commit().await.unwrap();
@@ -61,11 +76,8 @@ fn deleted(meter: &str) -> Envelope {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_row_committed_late_with_a_lower_seq_is_published_not_deleted() {
-    let Some(pg) = TestDb::postgres().await else { return };
-    pg.db().migrate(&outbox::MIGRATIONS).await.unwrap();
-    let harness = Harness::embedded().await;
-    harness.log.ensure_topics(&[topics::REGISTRY]).await.unwrap();
-    let held = Arc::new(CommitsDuringAppend { inner: harness.log.clone(), held: Mutex::new(None) });
+    let Some((pg, harness)) = on_postgres().await else { return };
+    let held = Interferes::new(harness.log.clone());
     let relay = Relay::new(pg.db().clone(), held.clone(), "test");
     let mut slow = pg.db().begin_write().await.unwrap();
     relay.stage(&mut slow, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
@@ -83,6 +95,110 @@ async fn a_row_committed_late_with_a_lower_seq_is_published_not_deleted() {
     let mut keys: Vec<&str> = records.iter().map(|r| r.key.as_str()).collect();
     keys.sort_unstable();
     assert_eq!(keys, ["aaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbb"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_a_round_the_log_refuses_takes_nothing_out() {
+    let Some((pg, harness)) = on_postgres().await else { return };
+    let log = Interferes::new(harness.log.clone());
+    let relay = Relay::new(pg.db().clone(), log.clone(), "test");
+    let mut tx = pg.db().begin_write().await.unwrap();
+    relay
+        .stage(&mut tx, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa"), deleted("bbbbbbbbbbbbbbbbbbbbbbbb")])
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    log.refuse_next.store(true, Ordering::SeqCst);
+    relay.flush().await.expect_err("the log refused the round");
+    assert_eq!(staged(&pg).await, 2, "both rows are still staged");
+    assert_eq!(relay.flush().await.unwrap(), 2, "the next round publishes them");
+    assert_eq!(staged(&pg).await, 0);
+
+    let mut consumer = harness.subscribe(&group("outbox"), topics::REGISTRY).await;
+    let records = poll_count(consumer.as_mut(), "both events", 2).await;
+    let mut keys: Vec<&str> = records.iter().map(|r| r.key.as_str()).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["aaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbb"], "each once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_the_relay_vacuums_its_table_as_it_takes_rows_out() {
+    let Some((pg, harness)) = on_postgres().await else { return };
+    let relay = Relay::new(pg.db().clone(), harness.log.clone(), "test");
+    let events: Vec<Envelope> = (0..outbox::VACUUM_EVERY).map(|i| deleted(&format!("{i:024x}"))).collect();
+    let mut tx = pg.db().begin_write().await.unwrap();
+    relay.stage(&mut tx, None, &events[..outbox::VACUUM_EVERY - 1]).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(relay.flush().await.unwrap(), outbox::VACUUM_EVERY - 1);
+    assert_eq!(vacuums(&pg).await, 0, "one row short of a vacuum");
+
+    let mut tx = pg.db().begin_write().await.unwrap();
+    relay.stage(&mut tx, None, &events[outbox::VACUUM_EVERY - 1..]).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(relay.flush().await.unwrap(), 1);
+    assert_eq!(vacuums(&pg).await, 1, "vacuumed once {} rows were taken out", outbox::VACUUM_EVERY);
+    assert_eq!(staged(&pg).await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_a_round_finds_its_rows_by_index_after_the_table_started_empty() {
+    let Some((pg, harness)) = on_postgres().await else { return };
+    let relay = Relay::new(pg.db().clone(), harness.log.clone(), "test");
+    // Autovacuum's statistics of the table while empty, as a relay's table
+    // often is; then rounds on it: a statement prepared once would keep the
+    // plan these make, a scan of the whole table.
+    with_pool!(pg.db(), pool => sqlx::raw_sql("ANALYZE event_outbox").execute(pool).await.map(drop)).unwrap();
+    for _ in 0..20 {
+        assert_eq!(relay.flush().await.unwrap(), 0);
+    }
+    let other: Vec<Envelope> = (0..20_000).map(|i| deleted(&format!("{i:024x}"))).collect();
+    let mut tx = pg.db().begin_write().await.unwrap();
+    Relay::new(pg.db().clone(), harness.log.clone(), "other").stage(&mut tx, None, &other).await.unwrap();
+    relay.stage(&mut tx, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
+    tx.commit().await.unwrap();
+    let before = settled_scans(&pg).await;
+
+    assert_eq!(relay.flush().await.unwrap(), 1);
+    let after = settled_scans(&pg).await;
+    assert!(after.1 > before.1, "the round's scans were counted: {before:?} → {after:?}");
+    assert_eq!(after.0, before.0, "no round read the table whole, beside {} rows of another source", other.len());
+}
+
+/// The outbox table's sequential and index scans, once every backend has
+/// reported its own: a backend reports once idle, at most once a second.
+async fn settled_scans(db: &TestDb) -> (i64, i64) {
+    let sql = "SELECT seq_scan, idx_scan FROM pg_stat_user_tables WHERE relname = 'event_outbox'";
+    let read = || async { with_pool!(db.db(), pool => sqlx::query_as(sql).fetch_one(pool).await).unwrap() };
+    let (mut last, mut same) = (read().await, 0);
+    while same < 6 {
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        let now = read().await;
+        same = if now == last { same + 1 } else { 0 };
+        last = now;
+    }
+    last
+}
+
+/// A PostgreSQL database with the outbox table, and an embedded log with
+/// the registry's topic for the relay to publish to.
+async fn on_postgres() -> Option<(TestDb, Harness)> {
+    let pg = TestDb::postgres().await?;
+    pg.db().migrate(&outbox::MIGRATIONS).await.unwrap();
+    let harness = Harness::embedded().await;
+    harness.log.ensure_topics(&[topics::REGISTRY]).await.unwrap();
+    Some((pg, harness))
+}
+
+/// Rows waiting in the outbox table.
+async fn staged(db: &TestDb) -> i64 {
+    with_pool!(db.db(), pool => sqlx::query_scalar("SELECT COUNT(*) FROM event_outbox").fetch_one(pool).await).unwrap()
+}
+
+/// The outbox table's vacuums other than autovacuum's.
+async fn vacuums(db: &TestDb) -> i64 {
+    let sql = "SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'event_outbox'";
+    with_pool!(db.db(), pool => sqlx::query_scalar(sql).fetch_one(pool).await).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -106,9 +222,6 @@ async fn in_the_log_s_own_database_staging_appends_to_the_log_at_commit_and_neve
     assert_eq!(records[0].key, "registry");
     let envelope = Envelope::from_bytes(&records[0].payload).unwrap();
     assert_eq!(envelope.device_id, "bbbbbbbbbbbbbbbbbbbbbbbb", "the rolled-back event is not on the log");
-    let waiting: i64 =
-        with_pool!(db.db(), pool => sqlx::query_scalar("SELECT COUNT(*) FROM event_outbox").fetch_one(pool).await)
-            .unwrap();
-    assert_eq!(waiting, 0, "nothing waits in the outbox table");
+    assert_eq!(staged(&db).await, 0, "nothing waits in the outbox table");
     assert_eq!(relay.flush().await.unwrap(), 0, "nothing is left to relay");
 }
