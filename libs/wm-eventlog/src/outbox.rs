@@ -31,7 +31,10 @@ use tokio_util::sync::CancellationToken;
 use wm_proto::Envelope;
 use wm_storage::{Db, Migrations, StorageError, Tx, bulk, query::Bind, with_pool};
 
+pub use self::relayed::{RelayMetrics, Relayed};
 use crate::{EventLog, EventLogError, embedded::EmbeddedLog, envelopes};
+
+mod relayed;
 
 /// The outbox table, applied by each service that stages events.
 pub const MIGRATIONS: Migrations = wm_storage::migrations!("outbox" in "migrations/outbox", 1 => "outbox");
@@ -87,6 +90,7 @@ pub struct Relay {
 impl Relay {
     pub fn new(db: Db, log: Arc<dyn EventLog>, source: &'static str) -> Self {
         let direct = log.embedded().filter(|log| log.lives_in(&db)).cloned();
+        relayed::start(source);
         Self { db, log, source, wake: Arc::new(Notify::new()), direct, taken_out: Arc::default() }
     }
 
@@ -194,7 +198,7 @@ impl Relay {
                 // it holds every row deleted since (docs/performance.md §2).
                 let sql = "DELETE FROM event_outbox WHERE seq IN \
                            (SELECT seq FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2) \
-                           RETURNING seq, record_key, envelope";
+                           RETURNING seq, record_key, envelope, staged_at_ms";
                 let mut rows: Vec<Staged> = sqlx::query_as(sql)
                     .persistent(false)
                     .bind(self.source)
@@ -205,6 +209,7 @@ impl Relay {
                 rows.sort_unstable_by_key(|(seq, ..)| *seq);
                 self.publish(&rows).await?;
                 tx.commit().await.map_err(StorageError::from)?;
+                self.relayed(&rows);
                 self.vacuum_after(pool, rows.len()).await;
                 Ok(rows.len())
             }
@@ -214,7 +219,8 @@ impl Relay {
     /// SQLite's round: reads up to [`BATCH`] rows, publishes them, then
     /// deletes exactly those.
     async fn publish_staged(&self) -> Result<usize, OutboxError> {
-        let sql = "SELECT seq, record_key, envelope FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2";
+        let sql = "SELECT seq, record_key, envelope, staged_at_ms FROM event_outbox \
+                   WHERE source = $1 ORDER BY seq LIMIT $2";
         let rows: Vec<Staged> =
             with_pool!(&self.db, pool => sqlx::query_as(sql).bind(self.source).bind(BATCH).fetch_all(pool).await)
                 .map_err(StorageError::from)?;
@@ -228,7 +234,13 @@ impl Relay {
         let head = "DELETE FROM event_outbox WHERE seq IN (SELECT column1 FROM (";
         bulk::execute(&mut tx, head, ") AS v)", published).await?;
         tx.commit().await?;
+        self.relayed(&rows);
         Ok(rows.len())
+    }
+
+    /// Counts a round's rows, published and taken out, for the metrics.
+    fn relayed(&self, rows: &[Staged]) {
+        relayed::count(self.source, rows.iter().map(|(.., staged_at_ms)| *staged_at_ms), Utc::now().timestamp_millis());
     }
 
     /// Appends staged rows to the log, in staging order.
@@ -237,7 +249,7 @@ impl Relay {
             return Ok(());
         }
         let mut records = Vec::with_capacity(rows.len());
-        for (_, key, bytes) in rows {
+        for (_, key, bytes, _) in rows {
             records.push(envelopes::record_keyed(&Envelope::from_bytes(bytes)?, key.clone())?);
         }
         self.log.append_batch(records).await?;
@@ -263,8 +275,9 @@ impl Relay {
     }
 }
 
-/// A staged row: its `seq`, record key and envelope.
-type Staged = (i64, String, Vec<u8>);
+/// A staged row: its `seq`, record key, envelope, and when it was staged
+/// (ms since the epoch).
+type Staged = (i64, String, Vec<u8>, i64);
 
 /// The log's error as the storage error a service's transaction returns:
 /// an envelope that cannot become a record (it has no payload) is corrupt.

@@ -67,6 +67,7 @@ impl Application {
         );
         let services = Services::build(settings, role, &wiring, clock, &mut metrics).await?;
         let lag = wm_eventlog::projection::LagMetric::register(&mut metrics);
+        wm_eventlog::outbox::RelayMetrics::register(&mut metrics);
         if let Some(db) = wiring.db() {
             metrics::DbPoolMetrics::register(&mut metrics, db.clone());
         }

@@ -127,6 +127,32 @@ async fn the_database_pool_is_read_at_each_scrape() {
     }
 }
 
+#[tokio::test]
+async fn what_waits_in_the_outbox_table_is_counted_as_it_is_relayed() {
+    for app in spawn_each(|_| {}).await {
+        if app.db().backend() == wm_storage::Backend::Sqlite {
+            // The outbox is the embedded log itself: nothing waits in a table.
+            continue;
+        }
+        let registry = "source=\"device-registry\"";
+        let relayed = || sample(&app, "wmeter_outbox_relayed_total", registry);
+        let before = relayed().await.unwrap_or_default();
+        let body = json!({
+            "serialNumber": "RL00000001", "imei": "350000000000001", "phoneNumber": "0600000001",
+            "bleAddress": "AA:00:00:00:00:01", "macAddress": "AB:00:00:00:00:01", "gpsCoordinates": [4.8, 45.7],
+        });
+        let created = app.send_as(Role::Operator, reqwest::Method::POST, "/api/proxy/gateways/", Some(body)).await;
+        assert_eq!(created.status(), 201);
+        let after = eventually("the registration's events relayed", || async {
+            relayed().await.filter(|after| *after > before)
+        })
+        .await;
+        let waited = sample(&app, "wmeter_outbox_wait_seconds_total", registry).await.unwrap();
+        // Woken at each commit, a relay publishes within moments, not seconds.
+        assert!((0.0..1.0).contains(&(waited / after)), "{after} events waited {waited} s in all");
+    }
+}
+
 /// The series of `name` in `/metrics`, as (labels, value).
 async fn series(app: &TestApp, name: &str) -> Vec<(String, f64)> {
     let body = app.get("/metrics").await.text().await.unwrap();

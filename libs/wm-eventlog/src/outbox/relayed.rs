@@ -1,0 +1,107 @@
+//! What this process's relays published from the `event_outbox` table, by
+//! source, read at each scrape (`wmeter_outbox_relayed_total`,
+//! `wmeter_outbox_wait_seconds_total`): the two rates' ratio is how long an
+//! event waited in the table before the log had it. In the embedded log's
+//! own database nothing waits there, and the series stay at zero. Each
+//! relay's source starts at zero when the relay is made, so a rate has a
+//! series from the first scrape.
+
+use std::{
+    collections::BTreeMap,
+    sync::{Mutex, PoisonError},
+    time::Duration,
+};
+
+use prometheus_client::{
+    collector::Collector,
+    encoding::{DescriptorEncoder, EncodeMetric},
+    metrics::{counter::Counter, family::Family},
+    registry::Registry,
+};
+
+/// One source's events relayed so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Relayed {
+    /// Events published from the table.
+    pub events: u64,
+    /// The time they waited in it, from staging to publishing, in all.
+    pub waited: Duration,
+}
+
+static RELAYED: Mutex<BTreeMap<&'static str, Relayed>> = Mutex::new(BTreeMap::new());
+
+/// Starts `source`'s counts at zero, if it has none yet.
+pub(super) fn start(source: &'static str) {
+    RELAYED.lock().unwrap_or_else(PoisonError::into_inner).entry(source).or_default();
+}
+
+/// Counts a round of `source`'s events, staged at `staged_at_ms` each and
+/// published at `now_ms` (ms since the epoch). An event staged by a host
+/// whose clock is ahead of this one's waited no time.
+pub(super) fn count(source: &'static str, staged_at_ms: impl Iterator<Item = i64>, now_ms: i64) {
+    let (mut events, mut waited_ms) = (0_u64, 0_u64);
+    for at in staged_at_ms {
+        events += 1;
+        waited_ms += u64::try_from(now_ms - at).unwrap_or(0);
+    }
+    if events == 0 {
+        return;
+    }
+    let mut relayed = RELAYED.lock().unwrap_or_else(PoisonError::into_inner);
+    let source = relayed.entry(source).or_default();
+    source.events += events;
+    source.waited += Duration::from_millis(waited_ms);
+}
+
+/// Every source's events relayed so far in this process.
+pub fn by_source() -> Vec<(&'static str, Relayed)> {
+    RELAYED.lock().unwrap_or_else(PoisonError::into_inner).iter().map(|(source, r)| (*source, *r)).collect()
+}
+
+/// The relays' two counters, by `source`.
+#[derive(Debug)]
+pub struct RelayMetrics;
+
+impl RelayMetrics {
+    pub const RELAYED: &'static str = "wmeter_outbox_relayed";
+    pub const WAITED: &'static str = "wmeter_outbox_wait_seconds";
+
+    pub fn register(registry: &mut Registry) {
+        registry.register_collector(Box::new(Self));
+    }
+}
+
+impl Collector for RelayMetrics {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let relayed: Family<Vec<(&'static str, &'static str)>, Counter> = Family::default();
+        let waited: Family<Vec<(&'static str, &'static str)>, Counter<f64>> = Family::default();
+        for (source, r) in by_source() {
+            let labels = vec![("source", source)];
+            relayed.get_or_create(&labels).inc_by(r.events);
+            waited.get_or_create(&labels).inc_by(r.waited.as_secs_f64());
+        }
+        let help = "Events published from the outbox table";
+        relayed.encode(encoder.encode_descriptor(Self::RELAYED, help, None, relayed.metric_type())?)?;
+        let help = "Seconds the events published from the outbox table waited in it, in all";
+        waited.encode(encoder.encode_descriptor(Self::WAITED, help, None, waited.metric_type())?)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_round_adds_its_events_and_their_waits_and_a_clock_ahead_adds_no_wait() {
+        start("relayed-test");
+        let before = by_source().into_iter().find(|(s, _)| *s == "relayed-test").unwrap().1;
+        start("relayed-test");
+        assert_eq!(by_source().into_iter().find(|(s, _)| *s == "relayed-test").unwrap().1, before, "started once");
+        count("relayed-test", [1_000, 1_500, 2_600].into_iter(), 2_000);
+        count("relayed-test", std::iter::empty(), 2_000);
+        let after = by_source().into_iter().find(|(s, _)| *s == "relayed-test").unwrap().1;
+        assert_eq!(after.events - before.events, 3);
+        assert_eq!(after.waited - before.waited, Duration::from_millis(1_000 + 500));
+    }
+}
