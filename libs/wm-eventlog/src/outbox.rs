@@ -192,28 +192,47 @@ impl Relay {
                     return Ok(0);
                 }
                 // Taken out and published in one transaction: if the log
-                // refuses them, the rollback puts them back. Planned at
-                // each round, never once for all: a plan made while the
-                // table was empty scans it whole, and between two vacuums
-                // it holds every row deleted since (docs/performance.md §2).
-                let sql = "DELETE FROM event_outbox WHERE seq IN \
-                           (SELECT seq FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2) \
-                           RETURNING seq, record_key, envelope, staged_at_ms";
-                let mut rows: Vec<Staged> = sqlx::query_as(sql)
-                    .persistent(false)
-                    .bind(self.source)
-                    .bind(BATCH)
-                    .fetch_all(&mut *tx)
-                    .await
-                    .map_err(StorageError::from)?;
-                rows.sort_unstable_by_key(|(seq, ..)| *seq);
-                self.publish(&rows).await?;
+                // refuses them, the rollback puts them back, and releases
+                // the lock before the next round asks for it.
+                let rows = match self.take_out_and_publish(&mut tx).await {
+                    Ok(rows) => rows,
+                    Err(e) => {
+                        if let Err(rollback) = tx.rollback().await {
+                            tracing::warn!(error = %rollback, source = self.source, "outbox round: rollback failed");
+                        }
+                        return Err(e);
+                    }
+                };
                 tx.commit().await.map_err(StorageError::from)?;
                 self.relayed(&rows);
                 self.vacuum_after(pool, rows.len()).await;
                 Ok(rows.len())
             }
         }
+    }
+
+    /// PostgreSQL's round in `tx`: takes up to [`BATCH`] rows out and
+    /// publishes them. The statement is planned at each round, never once
+    /// for all: a plan made while the table was empty scans it whole, and
+    /// between two vacuums it holds every row deleted since
+    /// (docs/performance.md §2).
+    async fn take_out_and_publish(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    ) -> Result<Vec<Staged>, OutboxError> {
+        let sql = "DELETE FROM event_outbox WHERE seq IN \
+                   (SELECT seq FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2) \
+                   RETURNING seq, record_key, envelope, staged_at_ms";
+        let mut rows: Vec<Staged> = sqlx::query_as(sql)
+            .persistent(false)
+            .bind(self.source)
+            .bind(BATCH)
+            .fetch_all(&mut **tx)
+            .await
+            .map_err(StorageError::from)?;
+        rows.sort_unstable_by_key(|(seq, ..)| *seq);
+        self.publish(&rows).await?;
+        Ok(rows)
     }
 
     /// SQLite's round: reads up to [`BATCH`] rows, publishes them, then
@@ -224,6 +243,9 @@ impl Relay {
         let rows: Vec<Staged> =
             with_pool!(&self.db, pool => sqlx::query_as(sql).bind(self.source).bind(BATCH).fetch_all(pool).await)
                 .map_err(StorageError::from)?;
+        if rows.is_empty() {
+            return Ok(0);
+        }
         self.publish(&rows).await?;
         // Exactly the rows published, never a range: sequence numbers are
         // taken at insert but become visible at commit, so a transaction

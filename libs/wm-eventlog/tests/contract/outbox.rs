@@ -180,6 +180,31 @@ async fn settled_scans(db: &TestDb) -> (i64, i64) {
     last
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_sqlite_with_the_log_elsewhere_a_round_publishes_and_an_empty_one_writes_nothing() {
+    let db = TestDb::sqlite().await;
+    db.db().migrate(&outbox::MIGRATIONS).await.unwrap();
+    let harness = Harness::embedded().await;
+    harness.log.ensure_topics(&[topics::REGISTRY]).await.unwrap();
+    let relay = Relay::new(db.db().clone(), harness.log.clone(), "test");
+    let turns = || -> u64 {
+        let outbox = wm_storage::writer::spent_by_site().into_iter().filter(|(site, _)| site.contains("outbox.rs:"));
+        outbox.map(|(_, spent)| spent.turns).sum()
+    };
+    let mut tx = db.db().begin_write().await.unwrap();
+    relay.stage(&mut tx, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
+    tx.commit().await.unwrap();
+
+    assert_eq!(relay.flush().await.unwrap(), 1);
+    assert_eq!(staged(&db).await, 0);
+    let after_one = turns();
+    assert_eq!(relay.flush().await.unwrap(), 0);
+    assert_eq!(turns(), after_one, "a round with nothing to publish takes no turn at the writer");
+    let mut consumer = harness.subscribe(&group("outbox"), topics::REGISTRY).await;
+    let records = poll_count(consumer.as_mut(), "the event", 1).await;
+    assert_eq!(records[0].key, "aaaaaaaaaaaaaaaaaaaaaaaa");
+}
+
 /// A PostgreSQL database with the outbox table, and an embedded log with
 /// the registry's topic for the relay to publish to.
 async fn on_postgres() -> Option<(TestDb, Harness)> {
