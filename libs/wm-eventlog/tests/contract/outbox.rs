@@ -1,8 +1,10 @@
 //! The outbox. On PostgreSQL, a sequence number is taken at insert but
 //! becomes visible at commit: a row that commits, with a lower `seq`, while
 //! the relay publishes a later one must still be published; a round the log
-//! refuses takes nothing out; and the relay vacuums its table as it goes.
-//! In the embedded log's own database, the outbox is the log itself.
+//! refuses takes nothing out; the relay vacuums its table as it goes, and
+//! finds its rows by index however empty the table was when first read. On
+//! SQLite with the log elsewhere, an empty round writes nothing. In the
+//! embedded log's own database, the outbox is the log itself.
 
 use std::sync::{
     Arc,
