@@ -161,7 +161,8 @@ drift() { awk -v a="$(cell "$first" "$1")" -v b="$(cell "$last" "$1")" 'BEGIN { 
 # Uplinks taken a second from row $1 (0-based) to the last.
 taken() { awk -v a="$(cell "${rows[$1]}" 14)" -v b="$(cell "$last" 14)" -v s=$(((${#rows[@]} - 1 - $1) * 60)) 'BEGIN { printf "%d", (s > 0 ? (b - a) / s : 0) }'; }
 # The last third's first row: at least one minute before the last.
-n=${#rows[@]} third=$((${#rows[@]} * 2 / 3))
+n=${#rows[@]}
+third=$((n * 2 / 3))
 ((third <= n - 2)) || third=$((n > 1 ? n - 2 : 0))
 taken_last=$(taken "$third")
 # KiB the server wrote to disk per uplink taken, over the last third: the

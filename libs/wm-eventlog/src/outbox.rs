@@ -31,7 +31,7 @@ use tokio_util::sync::CancellationToken;
 use wm_proto::Envelope;
 use wm_storage::{Db, Migrations, StorageError, Tx, bulk, query::Bind, with_pool};
 
-pub use self::relayed::{RelayMetrics, Relayed};
+pub use self::relayed::RelayMetrics;
 use crate::{EventLog, EventLogError, embedded::EmbeddedLog, envelopes};
 
 mod relayed;

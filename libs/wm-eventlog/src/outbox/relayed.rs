@@ -21,11 +21,11 @@ use prometheus_client::{
 
 /// One source's events relayed so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Relayed {
+struct Relayed {
     /// Events published from the table.
-    pub events: u64,
+    events: u64,
     /// The time they waited in it, from staging to publishing, in all.
-    pub waited: Duration,
+    waited: Duration,
 }
 
 static RELAYED: Mutex<BTreeMap<&'static str, Relayed>> = Mutex::new(BTreeMap::new());
@@ -54,7 +54,7 @@ pub(super) fn count(source: &'static str, staged_at_ms: impl Iterator<Item = i64
 }
 
 /// Every source's events relayed so far in this process.
-pub fn by_source() -> Vec<(&'static str, Relayed)> {
+fn by_source() -> Vec<(&'static str, Relayed)> {
     RELAYED.lock().unwrap_or_else(PoisonError::into_inner).iter().map(|(source, r)| (*source, *r)).collect()
 }
 

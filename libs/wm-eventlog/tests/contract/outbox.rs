@@ -184,10 +184,7 @@ async fn settled_scans(db: &TestDb) -> (i64, i64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_sqlite_with_the_log_elsewhere_a_round_publishes_and_an_empty_one_writes_nothing() {
-    let db = TestDb::sqlite().await;
-    db.db().migrate(&outbox::MIGRATIONS).await.unwrap();
-    let harness = Harness::embedded().await;
-    harness.log.ensure_topics(&[topics::REGISTRY]).await.unwrap();
+    let (db, harness) = beside_a_log(TestDb::sqlite().await).await;
     let relay = Relay::new(db.db().clone(), harness.log.clone(), "test");
     let turns = || -> u64 {
         let outbox = wm_storage::writer::spent_by_site().into_iter().filter(|(site, _)| site.contains("outbox.rs:"));
@@ -207,14 +204,18 @@ async fn on_sqlite_with_the_log_elsewhere_a_round_publishes_and_an_empty_one_wri
     assert_eq!(records[0].key, "aaaaaaaaaaaaaaaaaaaaaaaa");
 }
 
-/// A PostgreSQL database with the outbox table, and an embedded log with
-/// the registry's topic for the relay to publish to.
+/// A PostgreSQL database with the outbox table, beside a log.
 async fn on_postgres() -> Option<(TestDb, Harness)> {
-    let pg = TestDb::postgres().await?;
-    pg.db().migrate(&outbox::MIGRATIONS).await.unwrap();
+    Some(beside_a_log(TestDb::postgres().await?).await)
+}
+
+/// `db` with the outbox table, and an embedded log of its own (elsewhere)
+/// with the registry's topic for the relay to publish to.
+async fn beside_a_log(db: TestDb) -> (TestDb, Harness) {
+    db.db().migrate(&outbox::MIGRATIONS).await.unwrap();
     let harness = Harness::embedded().await;
     harness.log.ensure_topics(&[topics::REGISTRY]).await.unwrap();
-    Some((pg, harness))
+    (db, harness)
 }
 
 /// Rows waiting in the outbox table.
