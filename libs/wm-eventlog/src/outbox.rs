@@ -8,7 +8,12 @@
 //! - Otherwise the events wait in the `event_outbox` table, and the relay
 //!   publishes them to the log in staging order, then deletes them.
 //!   Delivery is at-least-once: a relay stopped between publishing and
-//!   deleting publishes that batch again. Each service relays only its own
+//!   deleting publishes that batch again. A row holds its record whole
+//!   (topic, key, envelope and trace header, worked out when staged), and
+//!   the relay publishes the envelope's bytes without reading them: an
+//!   event staged by a newer build keeps the fields this one does not
+//!   know, and one no build can read goes to the log like any other,
+//!   rather than stopping its relay. Each service relays only its own
 //!   `source`, so services sharing one database never publish each other's
 //!   events. On PostgreSQL, replicas of a service take turns through an
 //!   advisory lock, so one batch is not published by two of them at once.
@@ -32,12 +37,13 @@ use wm_proto::Envelope;
 use wm_storage::{Db, Migrations, StorageError, Tx, bulk, query::Bind, with_pool};
 
 pub use self::relayed::RelayMetrics;
-use crate::{EventLog, EventLogError, embedded::EmbeddedLog, envelopes};
+use crate::{EventLog, EventLogError, OutgoingRecord, embedded::EmbeddedLog, envelopes};
 
 mod relayed;
 
 /// The outbox table, applied by each service that stages events.
-pub const MIGRATIONS: Migrations = wm_storage::migrations!("outbox" in "migrations/outbox", 1 => "outbox");
+pub const MIGRATIONS: Migrations =
+    wm_storage::migrations!("outbox" in "migrations/outbox", 1 => "outbox", 2 => "record");
 
 /// Rows published per round.
 const BATCH: i64 = 500;
@@ -61,15 +67,26 @@ pub enum OutboxError {
     Log(#[from] EventLogError),
 }
 
-/// Stages `envelopes` in the `event_outbox` table for `source`'s relay.
-async fn stage_rows(tx: &mut Tx, source: &str, staged: Vec<(String, Vec<u8>)>) -> Result<(), StorageError> {
+/// Stages `records` in the `event_outbox` table for `source`'s relay: each
+/// row holds the record whole, its topic, key, envelope and trace header.
+async fn stage_rows(tx: &mut Tx, source: &str, records: Vec<OutgoingRecord>) -> Result<(), StorageError> {
     let now = Utc::now().timestamp_millis();
-    let mut rows = bulk::Rows::new(4);
-    for (key, bytes) in staged {
-        rows.push([source.into(), key.into(), Bind::Bytes(bytes), Bind::Int(now)]);
+    let mut rows = bulk::Rows::new(6);
+    for record in records {
+        let traceparent = record.headers.into_iter().find(|(name, _)| name == envelopes::TRACEPARENT);
+        let traceparent = traceparent.map(|(_, value)| String::from_utf8_lossy(&value).into_owned());
+        rows.push([
+            source.into(),
+            record.topic.into(),
+            record.key.into(),
+            Bind::Bytes(record.payload),
+            traceparent.into(),
+            Bind::Int(now),
+        ]);
     }
     // In one statement, rows get their `seq` in the order listed.
-    bulk::execute(tx, "INSERT INTO event_outbox (source, record_key, envelope, staged_at_ms)", "", rows).await?;
+    let head = "INSERT INTO event_outbox (source, topic, record_key, envelope, traceparent, staged_at_ms)";
+    bulk::execute(tx, head, "", rows).await?;
     Ok(())
 }
 
@@ -109,28 +126,16 @@ impl Relay {
             }
             _ => None,
         };
-        let key_of = |envelope: &Envelope| key.unwrap_or(&envelope.device_id).to_owned();
+        let mut records = Vec::with_capacity(envelopes.len());
+        for envelope in envelopes {
+            let traced = traced(envelope);
+            let envelope = traced.as_ref().unwrap_or(envelope);
+            let key = key.unwrap_or(&envelope.device_id);
+            records.push(envelopes::record_keyed(envelope, key).map_err(into_storage)?);
+        }
         match &self.direct {
-            Some(log) => {
-                let mut records = Vec::with_capacity(envelopes.len());
-                for envelope in envelopes {
-                    let traced = traced(envelope);
-                    let envelope = traced.as_ref().unwrap_or(envelope);
-                    records.push(envelopes::record_keyed(envelope, key_of(envelope)).map_err(into_storage)?);
-                }
-                log.append_in(tx, records).await.map_err(into_storage)?;
-                Ok(())
-            }
-            None => {
-                let rows = envelopes
-                    .iter()
-                    .map(|envelope| {
-                        let bytes = traced(envelope).map_or_else(|| envelope.to_bytes(), |e| e.to_bytes());
-                        (key_of(envelope), bytes)
-                    })
-                    .collect();
-                stage_rows(tx, self.source, rows).await
-            }
+            Some(log) => log.append_in(tx, records).await.map(drop).map_err(into_storage),
+            None => stage_rows(tx, self.source, records).await,
         }
     }
 
@@ -219,10 +224,10 @@ impl Relay {
     async fn take_out_and_publish(
         &self,
         tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
-    ) -> Result<Vec<Staged>, OutboxError> {
+    ) -> Result<Vec<Taken>, OutboxError> {
         let sql = "DELETE FROM event_outbox WHERE seq IN \
                    (SELECT seq FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2) \
-                   RETURNING seq, record_key, envelope, staged_at_ms";
+                   RETURNING seq, topic, record_key, envelope, traceparent, staged_at_ms";
         let mut rows: Vec<Staged> = sqlx::query_as(sql)
             .persistent(false)
             .bind(self.source)
@@ -230,15 +235,14 @@ impl Relay {
             .fetch_all(&mut **tx)
             .await
             .map_err(StorageError::from)?;
-        rows.sort_unstable_by_key(|(seq, ..)| *seq);
-        self.publish(&rows).await?;
-        Ok(rows)
+        rows.sort_unstable_by_key(|row| row.seq);
+        self.publish(rows).await
     }
 
     /// SQLite's round: reads up to [`BATCH`] rows, publishes them, then
     /// deletes exactly those.
     async fn publish_staged(&self) -> Result<usize, OutboxError> {
-        let sql = "SELECT seq, record_key, envelope, staged_at_ms FROM event_outbox \
+        let sql = "SELECT seq, topic, record_key, envelope, traceparent, staged_at_ms FROM event_outbox \
                    WHERE source = $1 ORDER BY seq LIMIT $2";
         let rows: Vec<Staged> =
             with_pool!(&self.db, pool => sqlx::query_as(sql).bind(self.source).bind(BATCH).fetch_all(pool).await)
@@ -246,36 +250,40 @@ impl Relay {
         if rows.is_empty() {
             return Ok(0);
         }
-        self.publish(&rows).await?;
+        let taken = self.publish(rows).await?;
         // Exactly the rows published, never a range: sequence numbers are
         // taken at insert but become visible at commit, so a transaction
         // still open during the SELECT can commit a lower `seq` afterwards.
         let mut published = bulk::Rows::new(1);
-        rows.iter().for_each(|(seq, ..)| published.push([Bind::Int(*seq)]));
+        taken.iter().for_each(|row| published.push([Bind::Int(row.seq)]));
         let mut tx = self.db.begin_write().await?;
         let head = "DELETE FROM event_outbox WHERE seq IN (SELECT column1 FROM (";
         bulk::execute(&mut tx, head, ") AS v)", published).await?;
         tx.commit().await?;
-        self.relayed(&rows);
-        Ok(rows.len())
+        self.relayed(&taken);
+        Ok(taken.len())
     }
 
     /// Counts a round's rows, published and taken out, for the metrics.
-    fn relayed(&self, rows: &[Staged]) {
-        relayed::count(self.source, rows.iter().map(|(.., staged_at_ms)| *staged_at_ms), Utc::now().timestamp_millis());
+    fn relayed(&self, taken: &[Taken]) {
+        relayed::count(self.source, taken.iter().map(|row| row.staged_at_ms), Utc::now().timestamp_millis());
     }
 
-    /// Appends staged rows to the log, in staging order.
-    async fn publish(&self, rows: &[Staged]) -> Result<(), OutboxError> {
-        if rows.is_empty() {
-            return Ok(());
-        }
+    /// Appends staged rows to the log, in staging order, as they were
+    /// staged: the envelopes are not read, so one this build cannot read
+    /// goes to the log whole, where each consumer decides (a projection
+    /// skips it, [`envelopes::decode`]).
+    async fn publish(&self, rows: Vec<Staged>) -> Result<Vec<Taken>, OutboxError> {
+        let mut taken = Vec::with_capacity(rows.len());
         let mut records = Vec::with_capacity(rows.len());
-        for (_, key, bytes, _) in rows {
-            records.push(envelopes::record_keyed(&Envelope::from_bytes(bytes)?, key.clone())?);
+        for row in rows {
+            taken.push(Taken { seq: row.seq, staged_at_ms: row.staged_at_ms });
+            records.push(row.into_record()?);
         }
-        self.log.append_batch(records).await?;
-        Ok(())
+        if !records.is_empty() {
+            self.log.append_batch(records).await?;
+        }
+        Ok(taken)
     }
 
     /// Vacuums the table once this relay has taken [`VACUUM_EVERY`] rows
@@ -297,9 +305,39 @@ impl Relay {
     }
 }
 
-/// A staged row: its `seq`, record key, envelope, and when it was staged
-/// (ms since the epoch).
-type Staged = (i64, String, Vec<u8>, i64);
+/// A staged row: the record it becomes, its place in the table, and when
+/// it was staged (ms since the epoch).
+struct Staged {
+    seq: i64,
+    /// `None` on the rows staged before the table held records whole
+    /// (migration 2): their envelope is read to find it.
+    topic: Option<String>,
+    record_key: String,
+    envelope: Vec<u8>,
+    traceparent: Option<String>,
+    staged_at_ms: i64,
+}
+
+wm_storage::from_row!(Staged { seq, topic, record_key, envelope, traceparent, staged_at_ms });
+
+impl Staged {
+    fn into_record(self) -> Result<OutgoingRecord, OutboxError> {
+        let Some(topic) = self.topic else {
+            return Ok(envelopes::record_keyed(&Envelope::from_bytes(&self.envelope)?, self.record_key)?);
+        };
+        let record = OutgoingRecord::new(topic, self.record_key, self.envelope);
+        Ok(match self.traceparent {
+            Some(traceparent) => record.with_header(envelopes::TRACEPARENT, traceparent),
+            None => record,
+        })
+    }
+}
+
+/// What a round took out of the table.
+struct Taken {
+    seq: i64,
+    staged_at_ms: i64,
+}
 
 /// The log's error as the storage error a service's transaction returns:
 /// an envelope that cannot become a record (it has no payload) is corrupt.

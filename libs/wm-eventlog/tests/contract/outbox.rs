@@ -3,7 +3,8 @@
 //! the relay publishes a later one must still be published; a round the log
 //! refuses takes nothing out; the relay vacuums its table as it goes, and
 //! finds its rows by index however empty the table was when first read. On
-//! SQLite with the log elsewhere, an empty round writes nothing. In the
+//! both databases, a row this build cannot read goes to the log as it was
+//! staged. On SQLite with the log elsewhere, an empty round writes nothing. In the
 //! embedded log's own database, the outbox is the log itself.
 
 use std::sync::{
@@ -19,7 +20,7 @@ use wm_eventlog::{
     outbox::{self, Relay},
 };
 use wm_proto::{Envelope, Payload, topics, v1::MeterDeleted};
-use wm_storage::{Tx, with_pool};
+use wm_storage::{Tx, bulk, query::Bind, with_pool};
 use wm_test_support::TestDb;
 
 use crate::harness::{Harness, group, poll_count};
@@ -202,6 +203,63 @@ async fn on_sqlite_with_the_log_elsewhere_a_round_publishes_and_an_empty_one_wri
     let mut consumer = harness.subscribe(&group("outbox"), topics::REGISTRY).await;
     let records = poll_count(consumer.as_mut(), "the event", 1).await;
     assert_eq!(records[0].key, "aaaaaaaaaaaaaaaaaaaaaaaa");
+}
+
+/// Four staged rows: one staged here, one staged by a newer build (a field
+/// this build does not know), one no build can read, and one staged before
+/// rows held their topic. The relay publishes all four as staged: the
+/// second keeps its field, the third does not stop the relay, and the
+/// fourth is read to find its topic.
+async fn a_row_this_build_cannot_read_goes_to_the_log_as_staged(db: TestDb, harness: Harness) {
+    let relay = Relay::new(db.db().clone(), harness.log.clone(), "test");
+    let newer = [deleted("bbbbbbbbbbbbbbbbbbbbbbbb").to_bytes(), vec![0xb8, 0x3e, 0x2a]].concat();
+    assert!(Envelope::from_bytes(&newer).is_ok(), "field 999 is one this build skips when it reads");
+    let unreadable = b"\xff\xff not an envelope".to_vec();
+    Envelope::from_bytes(&unreadable).expect_err("no build reads it");
+    let mut tx = db.db().begin_write().await.unwrap();
+    relay.stage(&mut tx, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
+    let now = i64::try_from(std::time::UNIX_EPOCH.elapsed().unwrap().as_millis()).unwrap();
+    let mut rows = bulk::Rows::new(5);
+    let older = deleted("dddddddddddddddddddddddd").to_bytes();
+    for (topic, key, bytes) in [
+        (Bind::from(topics::REGISTRY), "bbbbbbbbbbbbbbbbbbbbbbbb", &newer),
+        (Bind::from(topics::REGISTRY), "cccccccccccccccccccccccc", &unreadable),
+        (Bind::NullText, "dddddddddddddddddddddddd", &older),
+    ] {
+        rows.push(["test".into(), topic, key.into(), Bind::Bytes(bytes.clone()), Bind::Int(now)]);
+    }
+    let head = "INSERT INTO event_outbox (source, topic, record_key, envelope, staged_at_ms)";
+    bulk::execute(&mut tx, head, "", rows).await.unwrap();
+    tx.commit().await.unwrap();
+
+    assert_eq!(relay.flush().await.unwrap(), 4);
+    assert_eq!(staged(&db).await, 0);
+    let mut consumer = harness.subscribe(&group("outbox"), topics::REGISTRY).await;
+    let mut records = poll_count(consumer.as_mut(), "the four events", 4).await;
+    records.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+    let keys: Vec<&str> = records.iter().map(|r| r.key.as_str()).collect();
+    let ids = [
+        "aaaaaaaaaaaaaaaaaaaaaaaa",
+        "bbbbbbbbbbbbbbbbbbbbbbbb",
+        "cccccccccccccccccccccccc",
+        "dddddddddddddddddddddddd",
+    ];
+    assert_eq!(keys, ids);
+    assert_eq!(records[1].payload, newer, "the newer build's field is still there");
+    assert_eq!(records[2].payload, unreadable);
+    assert_eq!(records[3].payload, older, "a row staged before topics were, read to find its topic");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_a_row_this_build_cannot_read_goes_to_the_log_as_staged() {
+    let Some((pg, harness)) = on_postgres().await else { return };
+    a_row_this_build_cannot_read_goes_to_the_log_as_staged(pg, harness).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_sqlite_a_row_this_build_cannot_read_goes_to_the_log_as_staged() {
+    let (db, harness) = beside_a_log(TestDb::sqlite().await).await;
+    a_row_this_build_cannot_read_goes_to_the_log_as_staged(db, harness).await;
 }
 
 /// A PostgreSQL database with the outbox table, beside a log.

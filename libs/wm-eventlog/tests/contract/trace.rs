@@ -25,7 +25,7 @@ use wm_proto::{Envelope, Payload, v1::MeterDeleted};
 use wm_storage::with_pool;
 use wm_test_support::TestDb;
 
-use crate::harness::{Harness, WAIT, group};
+use crate::harness::{Harness, WAIT, group, poll_count};
 
 const TRACE: &str = "0af7651916cd43dd8448eb211c80319c";
 const TRACEPARENT_IN: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
@@ -69,6 +69,12 @@ async fn an_event_staged_in_a_traced_request_carries_its_trace() {
     let staged = Envelope::from_bytes(&bytes).unwrap();
     assert!(staged.correlation_id.starts_with(&format!("00-{TRACE}-")), "{}", staged.correlation_id);
     assert_ne!(staged.correlation_id, TRACEPARENT_IN, "a span of its own in the caller's trace");
+
+    assert_eq!(relay.flush().await.unwrap(), 1);
+    let mut consumer = elsewhere.subscribe(&group("traced"), wm_proto::topics::REGISTRY).await;
+    let records = poll_count(consumer.as_mut(), "the event", 1).await;
+    let header = records[0].headers.iter().find(|(name, _)| name == TRACEPARENT).map(|(_, v)| v.as_slice());
+    assert_eq!(header, Some(staged.correlation_id.as_bytes()), "the record carries the trace as a header");
 }
 
 #[derive(Debug)]
