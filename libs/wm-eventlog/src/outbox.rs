@@ -50,6 +50,8 @@ const BATCH: i64 = 500;
 /// How often a relay looks for rows when nobody woke it (rows staged by
 /// another replica or process).
 const IDLE_POLL: Duration = Duration::from_secs(1);
+/// How often a relay reads how long its oldest row has waited.
+pub const OLDEST_EVERY: Duration = Duration::from_secs(5);
 /// Rows a relay takes out of the table on PostgreSQL between two `VACUUM`s
 /// of it. Autovacuum visits a database once a minute at most; until a
 /// vacuum, every round's index scan reads the entries of every row deleted
@@ -162,9 +164,19 @@ impl Relay {
     }
 
     /// Flushes whenever woken, and every second anyway, until `stop`;
-    /// failures are logged and retried. When the outbox is the log, it
-    /// flushes what an older build left in the table, once, and returns.
+    /// failures are logged and retried. Meanwhile it reads, every
+    /// [`OLDEST_EVERY`], how long the oldest row waiting for it has waited,
+    /// for the metrics: on its own, so it still climbs while the relay
+    /// publishes nothing. When the outbox is the log, it flushes what an
+    /// older build left in the table, once, and returns.
     pub async fn run(self, stop: CancellationToken) {
+        if self.direct.is_some() {
+            return self.relay(stop).await;
+        }
+        tokio::join!(self.relay(stop.clone()), self.watch_oldest(stop));
+    }
+
+    async fn relay(&self, stop: CancellationToken) {
         loop {
             match self.flush().await {
                 Ok(_) if self.direct.is_some() => return,
@@ -177,6 +189,30 @@ impl Relay {
                 () = tokio::time::sleep(IDLE_POLL) => {}
             }
         }
+    }
+
+    async fn watch_oldest(&self, stop: CancellationToken) {
+        loop {
+            match self.oldest_staged().await {
+                Ok(staged_at_ms) => relayed::oldest(self.source, staged_at_ms),
+                Err(e) => tracing::warn!(error = %e, source = self.source, "reading the outbox's oldest row failed"),
+            }
+            tokio::select! {
+                () = stop.cancelled() => return,
+                () = tokio::time::sleep(OLDEST_EVERY) => {}
+            }
+        }
+    }
+
+    /// When the oldest row waiting for this relay was staged (ms since the
+    /// epoch), if any: the first by `seq`, through the table's index.
+    async fn oldest_staged(&self) -> Result<Option<i64>, StorageError> {
+        let sql = "SELECT staged_at_ms FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT 1";
+        Ok(with_pool!(&self.db, pool => sqlx::query_scalar(sql)
+            .persistent(false)
+            .bind(self.source)
+            .fetch_optional(pool)
+            .await)?)
     }
 
     /// Publishes up to [`BATCH`] rows, and deletes them.

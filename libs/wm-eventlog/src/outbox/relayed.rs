@@ -1,21 +1,24 @@
 //! What this process's relays published from the `event_outbox` table, by
 //! source, read at each scrape (`wmeter_outbox_relayed_total`,
 //! `wmeter_outbox_wait_seconds_total`): the two rates' ratio is how long an
-//! event waited in the table before the log had it. In the embedded log's
-//! own database nothing waits there, and the series stay at zero. Each
-//! relay's source starts at zero when the relay is made, so a rate has a
-//! series from the first scrape.
+//! event waited in the table before the log had it. Beside them, how long
+//! the oldest event still there has waited (`wmeter_outbox_oldest_age_seconds`),
+//! from the staging time a relay last read of it: the one figure that
+//! climbs while nothing is published at all. In the embedded log's own
+//! database nothing waits there, and the series stay at zero. Each relay's
+//! source starts at zero when the relay is made, so a rate has a series
+//! from the first scrape.
 
 use std::{
     collections::BTreeMap,
-    sync::{Mutex, PoisonError},
+    sync::{Mutex, PoisonError, atomic::AtomicU64},
     time::Duration,
 };
 
 use prometheus_client::{
     collector::Collector,
     encoding::{DescriptorEncoder, EncodeMetric},
-    metrics::{counter::Counter, family::Family},
+    metrics::{counter::Counter, family::Family, gauge::Gauge},
     registry::Registry,
 };
 
@@ -26,6 +29,17 @@ struct Relayed {
     events: u64,
     /// The time they waited in it, from staging to publishing, in all.
     waited: Duration,
+    /// When the oldest event still waiting was staged (ms since the
+    /// epoch), as last read; `None` when nothing waited.
+    oldest_ms: Option<i64>,
+}
+
+impl Relayed {
+    /// How long the oldest event still waiting has waited at `now_ms`.
+    fn oldest_age(&self, now_ms: i64) -> Duration {
+        let waited = self.oldest_ms.map_or(0, |at| u64::try_from(now_ms - at).unwrap_or(0));
+        Duration::from_millis(waited)
+    }
 }
 
 static RELAYED: Mutex<BTreeMap<&'static str, Relayed>> = Mutex::new(BTreeMap::new());
@@ -53,18 +67,25 @@ pub(super) fn count(source: &'static str, staged_at_ms: impl Iterator<Item = i64
     source.waited += Duration::from_millis(waited_ms);
 }
 
+/// Records when the oldest event waiting for `source` was staged (ms since
+/// the epoch), or that none waits.
+pub(super) fn oldest(source: &'static str, staged_at_ms: Option<i64>) {
+    RELAYED.lock().unwrap_or_else(PoisonError::into_inner).entry(source).or_default().oldest_ms = staged_at_ms;
+}
+
 /// Every source's events relayed so far in this process.
 fn by_source() -> Vec<(&'static str, Relayed)> {
     RELAYED.lock().unwrap_or_else(PoisonError::into_inner).iter().map(|(source, r)| (*source, *r)).collect()
 }
 
-/// The relays' two counters, by `source`.
+/// The relays' two counters and the oldest event's age, by `source`.
 #[derive(Debug)]
 pub struct RelayMetrics;
 
 impl RelayMetrics {
     pub const RELAYED: &'static str = "wmeter_outbox_relayed";
     pub const WAITED: &'static str = "wmeter_outbox_wait_seconds";
+    pub const OLDEST: &'static str = "wmeter_outbox_oldest_age_seconds";
 
     pub fn register(registry: &mut Registry) {
         registry.register_collector(Box::new(Self));
@@ -75,15 +96,20 @@ impl Collector for RelayMetrics {
     fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
         let relayed: Family<Vec<(&'static str, &'static str)>, Counter> = Family::default();
         let waited: Family<Vec<(&'static str, &'static str)>, Counter<f64>> = Family::default();
+        let oldest: Family<Vec<(&'static str, &'static str)>, Gauge<f64, AtomicU64>> = Family::default();
+        let now_ms = chrono::Utc::now().timestamp_millis();
         for (source, r) in by_source() {
             let labels = vec![("source", source)];
             relayed.get_or_create(&labels).inc_by(r.events);
             waited.get_or_create(&labels).inc_by(r.waited.as_secs_f64());
+            oldest.get_or_create(&labels).set(r.oldest_age(now_ms).as_secs_f64());
         }
         let help = "Events published from the outbox table";
         relayed.encode(encoder.encode_descriptor(Self::RELAYED, help, None, relayed.metric_type())?)?;
         let help = "Seconds the events published from the outbox table waited in it, in all";
         waited.encode(encoder.encode_descriptor(Self::WAITED, help, None, waited.metric_type())?)?;
+        let help = "Seconds the oldest event still in the outbox table has waited there, 0 when none waits";
+        oldest.encode(encoder.encode_descriptor(Self::OLDEST, help, None, oldest.metric_type())?)?;
         Ok(())
     }
 }
@@ -103,5 +129,15 @@ mod tests {
         let after = by_source().into_iter().find(|(s, _)| *s == "relayed-test").unwrap().1;
         assert_eq!(after.events - before.events, 3);
         assert_eq!(after.waited - before.waited, Duration::from_millis(1_000 + 500));
+    }
+
+    #[test]
+    fn the_oldest_event_s_age_is_counted_from_its_staging_and_is_zero_when_none_waits() {
+        oldest("oldest-test", Some(1_000));
+        let read = || by_source().into_iter().find(|(s, _)| *s == "oldest-test").unwrap().1;
+        assert_eq!(read().oldest_age(61_000), Duration::from_secs(60));
+        assert_eq!(read().oldest_age(500), Duration::ZERO, "a clock behind the stager's counts no wait");
+        oldest("oldest-test", None);
+        assert_eq!(read().oldest_age(61_000), Duration::ZERO);
     }
 }

@@ -4,7 +4,8 @@
 //! refuses takes nothing out; the relay vacuums its table as it goes, and
 //! finds its rows by index however empty the table was when first read. On
 //! both databases, a row this build cannot read goes to the log as it was
-//! staged. On SQLite with the log elsewhere, an empty round writes nothing. In the
+//! staged, and the oldest row's age climbs while nothing is published. On
+//! SQLite with the log elsewhere, an empty round writes nothing. In the
 //! embedded log's own database, the outbox is the log itself.
 
 use std::sync::{
@@ -13,31 +14,35 @@ use std::sync::{
 };
 
 use async_trait::async_trait;
+use prometheus_client::registry::Registry;
 use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
 use wm_eventlog::{
     Consumer, ConsumerOptions, EventLog, EventLogError, OutgoingRecord, Position, Result,
     embedded::{EmbeddedLog, EmbeddedSettings},
-    outbox::{self, Relay},
+    outbox::{self, Relay, RelayMetrics},
 };
 use wm_proto::{Envelope, Payload, topics, v1::MeterDeleted};
 use wm_storage::{Tx, bulk, query::Bind, with_pool};
 use wm_test_support::TestDb;
 
-use crate::harness::{Harness, group, poll_count};
+use crate::harness::{Harness, WAIT, group, poll_count};
 
 /// A log that interferes with the relay's append: it commits a held
 /// transaction meanwhile (the moment between the relay's read and its
-/// clean-up), or refuses the batch.
+/// clean-up), or refuses the batch, or every batch while `refusing`.
 #[derive(Debug)]
 struct Interferes {
     inner: Arc<dyn EventLog>,
     held: Mutex<Option<Tx>>,
     refuse_next: AtomicBool,
+    refusing: AtomicBool,
 }
 
 impl Interferes {
     fn new(inner: Arc<dyn EventLog>) -> Arc<Self> {
-        Arc::new(Self { inner, held: Mutex::new(None), refuse_next: AtomicBool::new(false) })
+        let refusing = AtomicBool::new(false);
+        Arc::new(Self { inner, held: Mutex::new(None), refuse_next: AtomicBool::new(false), refusing })
     }
 }
 
@@ -53,7 +58,7 @@ impl EventLog for Interferes {
         self.inner.append(record).await
     }
     async fn append_batch(&self, records: Vec<OutgoingRecord>) -> Result<Vec<Position>> {
-        if self.refuse_next.swap(false, Ordering::SeqCst) {
+        if self.refuse_next.swap(false, Ordering::SeqCst) || self.refusing.load(Ordering::SeqCst) {
             return Err(EventLogError::UnknownTopic("refused by the test".into()));
         }
         let positions = self.inner.append_batch(records).await?;
@@ -260,6 +265,61 @@ async fn on_postgresql_a_row_this_build_cannot_read_goes_to_the_log_as_staged() 
 async fn on_sqlite_a_row_this_build_cannot_read_goes_to_the_log_as_staged() {
     let (db, harness) = beside_a_log(TestDb::sqlite().await).await;
     a_row_this_build_cannot_read_goes_to_the_log_as_staged(db, harness).await;
+}
+
+/// While the log refuses every round, the age of the oldest row waiting
+/// climbs from its staging time, read by the running relay on its own; once
+/// the relay has published it, the age is zero again.
+async fn the_oldest_row_s_age_climbs_while_nothing_is_published(db: TestDb, harness: Harness) {
+    let log = Interferes::new(harness.log.clone());
+    log.refusing.store(true, Ordering::SeqCst);
+    let relay = Relay::new(db.db().clone(), log.clone(), "test");
+    let mut tx = db.db().begin_write().await.unwrap();
+    relay.stage(&mut tx, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
+    tx.commit().await.unwrap();
+    let a_minute_ago = "UPDATE event_outbox SET staged_at_ms = staged_at_ms - 60000";
+    with_pool!(db.db(), pool => sqlx::query(a_minute_ago).execute(pool).await.map(drop)).unwrap();
+    let stop = CancellationToken::new();
+    let running = tokio::spawn(relay.clone().run(stop.clone()));
+
+    let age = until_oldest_age(|age| age >= 60.0).await;
+    assert!(age < 60.0 + WAIT.as_secs_f64(), "counted from its staging: {age}");
+    assert_eq!(staged(&db).await, 1, "nothing was published");
+    log.refusing.store(false, Ordering::SeqCst);
+    until_oldest_age(|age| age == 0.0).await;
+    assert_eq!(staged(&db).await, 0);
+    stop.cancel();
+    running.await.unwrap();
+}
+
+/// The `test` relay's oldest age, as scraped, once `settled` holds it.
+async fn until_oldest_age(settled: impl Fn(f64) -> bool) -> f64 {
+    let deadline = tokio::time::Instant::now() + WAIT + outbox::OLDEST_EVERY;
+    loop {
+        let mut registry = Registry::default();
+        RelayMetrics::register(&mut registry);
+        let mut text = String::new();
+        prometheus_client::encoding::text::encode(&mut text, &registry).unwrap();
+        let line = format!("{}{{source=\"test\"}} ", RelayMetrics::OLDEST);
+        let age: f64 = text.lines().find_map(|l| l.strip_prefix(&line)).expect("the series").parse().unwrap();
+        if settled(age) {
+            return age;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the oldest row's age stayed at {age}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_the_oldest_row_s_age_climbs_while_nothing_is_published() {
+    let Some((pg, harness)) = on_postgres().await else { return };
+    the_oldest_row_s_age_climbs_while_nothing_is_published(pg, harness).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_sqlite_the_oldest_row_s_age_climbs_while_nothing_is_published() {
+    let (db, harness) = beside_a_log(TestDb::sqlite().await).await;
+    the_oldest_row_s_age_climbs_while_nothing_is_published(db, harness).await;
 }
 
 /// A PostgreSQL database with the outbox table, beside a log.

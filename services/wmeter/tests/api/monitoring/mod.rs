@@ -150,6 +150,9 @@ async fn what_waits_in_the_outbox_table_is_counted_as_it_is_relayed() {
         let waited = sample(&app, "wmeter_outbox_wait_seconds_total", registry).await.unwrap();
         // Woken at each commit, a relay publishes within moments, not seconds.
         assert!((0.0..1.0).contains(&(waited / after)), "{after} events waited {waited} s in all");
+        // Read every 5 s apart from the rounds: nothing waits for long.
+        let oldest = sample(&app, "wmeter_outbox_oldest_age_seconds", registry).await.expect("the oldest event's age");
+        assert!((0.0..10.0).contains(&oldest), "the oldest event waiting has waited {oldest} s");
     }
 }
 
