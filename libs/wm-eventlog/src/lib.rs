@@ -38,7 +38,7 @@ pub mod projection;
 pub mod trace;
 
 pub use error::{EventLogError, Result};
-pub use log::{Consumer, ConsumerOptions, EventLog, StartFrom};
+pub use log::{Consumer, ConsumerOptions, EventLog, LagReading, StartFrom};
 pub use partitioner::{murmur2, partition_for};
 pub use record::{OutgoingRecord, Position, Record, TopicPartition, validate_topic};
 pub use settings::{EventLogSettings, open, open_without_db};

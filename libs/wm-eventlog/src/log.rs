@@ -1,6 +1,7 @@
 use std::{fmt::Debug, time::Duration};
 
 use async_trait::async_trait;
+use futures::future::BoxFuture;
 
 use crate::{OutgoingRecord, Position, Record, Result, TopicPartition, embedded::EmbeddedLog};
 
@@ -89,10 +90,15 @@ pub trait Consumer: Send + Debug {
     fn caught_up(&self) -> bool;
 
     /// For each partition read, how many records lie past this consumer's
-    /// position (the consumer lag). Partitions whose position is not known
-    /// yet are left out.
-    async fn lag(&mut self) -> Result<Vec<(TopicPartition, i64)>>;
+    /// position (the consumer lag), as of this call. Partitions whose
+    /// position is not known yet are left out. The reading borrows nothing
+    /// of the consumer, so it can finish apart from its polls: on Kafka it
+    /// is a round trip to the broker for each partition.
+    fn lag(&mut self) -> LagReading;
 }
+
+/// A reading of a consumer's lag, by partition ([`Consumer::lag`]).
+pub type LagReading = BoxFuture<'static, Result<Vec<(TopicPartition, i64)>>>;
 
 /// Where a group starts reading a partition it has no committed offset for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -4,9 +4,12 @@
 //! other's groups. Services keep using the plain names of `wm_proto::topics`.
 
 use async_trait::async_trait;
+use futures::FutureExt;
 use std::{sync::Arc, time::Duration};
 
-use crate::{Consumer, ConsumerOptions, EventLog, OutgoingRecord, Position, Record, Result, TopicPartition};
+use crate::{
+    Consumer, ConsumerOptions, EventLog, LagReading, OutgoingRecord, Position, Record, Result, TopicPartition,
+};
 
 /// `inner`, with `prefix` added to every topic and group on the way in and
 /// removed on the way out.
@@ -119,11 +122,15 @@ impl Consumer for NamespacedConsumer {
         self.inner.caught_up()
     }
 
-    async fn lag(&mut self) -> Result<Vec<(TopicPartition, i64)>> {
-        let lags = self.inner.lag().await?;
-        Ok(lags
-            .into_iter()
-            .map(|(tp, lag)| (TopicPartition { topic: strip(&self.prefix, tp.topic), ..tp }, lag))
-            .collect())
+    fn lag(&mut self) -> LagReading {
+        let (reading, prefix) = (self.inner.lag(), self.prefix.clone());
+        async move {
+            let lags = reading.await?;
+            Ok(lags
+                .into_iter()
+                .map(|(tp, lag)| (TopicPartition { topic: strip(&prefix, tp.topic), ..tp }, lag))
+                .collect())
+        }
+        .boxed()
     }
 }

@@ -134,11 +134,20 @@ impl LagMetric {
         self.0.get_or_create(&labels).set(lag);
     }
 
-    async fn report(&self, group: &str, consumer: &mut dyn Consumer) {
-        match consumer.lag().await {
-            Ok(lags) => lags.iter().for_each(|(tp, lag)| self.set(group, tp, *lag)),
-            Err(e) => tracing::debug!(error = ?e, "cannot read the consumer lag"),
-        }
+    /// Reads `consumer`'s lag apart from the projection's loop, and sets
+    /// it once read. On Kafka a reading is a round trip per partition,
+    /// which a slow broker can stretch to seconds (Tansu: 2–5 s): inline,
+    /// it held every batch back that long, every [`LAG_INTERVAL`]
+    /// (docs/performance.md §2).
+    fn start(&self, group: &'static str, consumer: &mut dyn Consumer) -> tokio::task::JoinHandle<()> {
+        let (metric, reading) = (self.clone(), consumer.lag());
+        let read = async move {
+            match reading.await {
+                Ok(lags) => lags.iter().for_each(|(tp, lag)| metric.set(group, tp, *lag)),
+                Err(e) => tracing::debug!(error = ?e, "cannot read the consumer lag"),
+            }
+        };
+        tokio::spawn(read.in_current_span())
     }
 }
 
@@ -178,6 +187,7 @@ pub async fn run(
     backoff.reset();
     note_joined(consumer.as_ref(), projection.name(), membership);
     let mut lag_read_at: Option<tokio::time::Instant> = None;
+    let mut lag_reading: Option<tokio::task::JoinHandle<()>> = None;
     loop {
         let polled = tokio::select! {
             () = stop.cancelled() => return,
@@ -185,8 +195,9 @@ pub async fn run(
         };
         // After a poll, when the consumer knows its partitions and position.
         note_joined(consumer.as_ref(), projection.name(), membership);
-        if lag_read_at.is_none_or(|at| at.elapsed() >= LAG_INTERVAL) {
-            lag.report(projection.name(), consumer.as_mut()).await;
+        let due = lag_read_at.is_none_or(|at| at.elapsed() >= LAG_INTERVAL);
+        if due && lag_reading.as_ref().is_none_or(tokio::task::JoinHandle::is_finished) {
+            lag_reading = Some(lag.start(projection.name(), consumer.as_mut()));
             lag_read_at = Some(tokio::time::Instant::now());
         }
         let batch = match polled {

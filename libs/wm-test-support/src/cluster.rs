@@ -41,6 +41,18 @@ pub struct Cluster {
     _databases: Vec<TestDb>,
 }
 
+/// A folder for the processes' logs: a temporary one, or, when
+/// `WM_BENCH_LOGS` names a folder, a new one inside it that outlives the
+/// cluster, as the benchmark's own server's log does.
+fn cluster_logs() -> tempfile::TempDir {
+    let Some(keep) = std::env::var_os("WM_BENCH_LOGS") else {
+        return tempfile::tempdir().expect("a folder for the logs");
+    };
+    let mut logs = tempfile::Builder::new().prefix("cluster-").tempdir_in(keep).expect("a folder in WM_BENCH_LOGS");
+    logs.disable_cleanup(true);
+    logs
+}
+
 fn pairs(items: &[(&str, String)]) -> Vec<(String, String)> {
     items.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect()
 }
@@ -164,7 +176,7 @@ impl Cluster {
         ]);
         processes.insert("gateway", process("gateway", upstreams));
 
-        let logs = tempfile::tempdir().expect("a folder for the logs");
+        let logs = cluster_logs();
         let binary = binary.to_path_buf();
         let mut cluster = Cluster { binary, processes, logs, mosquitto, _databases: databases };
         let names: Vec<&'static str> = cluster.processes.keys().copied().collect();

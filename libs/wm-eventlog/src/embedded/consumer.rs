@@ -9,6 +9,7 @@
 use std::{collections::BTreeMap, fmt, sync::Arc, time::Duration};
 
 use async_trait::async_trait;
+use futures::FutureExt;
 use sqlx::SqliteConnection;
 use tokio::time::Instant;
 
@@ -17,7 +18,7 @@ use super::{
     groups::{MemberId, Subscription},
     store,
 };
-use crate::{Consumer, ConsumerOptions, Record, Result, StartFrom, TopicPartition, record::next_offsets};
+use crate::{Consumer, ConsumerOptions, LagReading, Record, Result, StartFrom, TopicPartition, record::next_offsets};
 
 pub(super) struct EmbeddedConsumer {
     shared: Arc<Shared>,
@@ -238,14 +239,17 @@ impl Consumer for EmbeddedConsumer {
         }
     }
 
-    async fn lag(&mut self) -> Result<Vec<(TopicPartition, i64)>> {
-        let partitions: Vec<&TopicPartition> = self.positions.keys().collect();
-        let ends = store::end_offsets(&mut *self.shared.pool.acquire().await?, &partitions).await?;
-        Ok(self
-            .positions
-            .iter()
-            .map(|(tp, next)| (tp.clone(), (ends.get(tp).copied().unwrap_or(0) - next).max(0)))
-            .collect())
+    fn lag(&mut self) -> LagReading {
+        let (shared, positions) = (self.shared.clone(), self.positions.clone());
+        async move {
+            let partitions: Vec<&TopicPartition> = positions.keys().collect();
+            let ends = store::end_offsets(&mut *shared.pool.acquire().await?, &partitions).await?;
+            Ok(positions
+                .iter()
+                .map(|(tp, next)| (tp.clone(), (ends.get(tp).copied().unwrap_or(0) - next).max(0)))
+                .collect())
+        }
+        .boxed()
     }
 }
 

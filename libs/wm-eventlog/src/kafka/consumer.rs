@@ -28,7 +28,7 @@ use rdkafka::{
     types::RDKafkaErrorCode,
 };
 
-use crate::{Consumer, EventLogError, Record, Result, TopicPartition, record::next_offsets};
+use crate::{Consumer, EventLogError, LagReading, Record, Result, TopicPartition, record::next_offsets};
 
 /// How long a lag reading may wait for the broker's watermarks.
 const LAG_TIMEOUT: Duration = Duration::from_secs(2);
@@ -232,9 +232,9 @@ impl Consumer for KafkaConsumer {
         }
     }
 
-    async fn lag(&mut self) -> Result<Vec<(TopicPartition, i64)>> {
+    fn lag(&mut self) -> LagReading {
         let (consumer, positions) = (self.consumer.clone(), self.positions.clone());
-        let lags = tokio::task::spawn_blocking(move || -> std::result::Result<_, KafkaError> {
+        let reading = tokio::task::spawn_blocking(move || -> std::result::Result<_, KafkaError> {
             // Where nothing was returned yet, the position is the group's
             // committed offset, or the start of the partition.
             let committed = consumer.committed(LAG_TIMEOUT)?;
@@ -250,9 +250,9 @@ impl Consumer for KafkaConsumer {
                 lags.push((tp, (high - next).max(0)));
             }
             Ok(lags)
-        })
-        .await?;
-        lags.map_err(|source| EventLogError::Kafka { operation: "fetch watermarks", source })
+        });
+        async move { reading.await?.map_err(|source| EventLogError::Kafka { operation: "fetch watermarks", source }) }
+            .boxed()
     }
 }
 
