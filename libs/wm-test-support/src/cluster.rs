@@ -39,6 +39,8 @@ pub struct Cluster {
     logs: tempfile::TempDir,
     pub mosquitto: Mosquitto,
     _databases: Vec<TestDb>,
+    /// The prefix of this deployment's topics, deleted with it.
+    namespace: String,
 }
 
 /// A folder for the processes' logs: a temporary one, or, when
@@ -126,7 +128,7 @@ impl Cluster {
             ("WMETER_HTTP__TRUST_FORWARDED_FOR", "true".into()),
             ("WMETER_EVENT_LOG__KIND", "kafka".into()),
             ("WMETER_EVENT_LOG__BROKERS", brokers),
-            ("WMETER_EVENT_LOG__NAMESPACE", namespace),
+            ("WMETER_EVENT_LOG__NAMESPACE", namespace.clone()),
             ("WMETER_EVENT_LOG__REPLICATION_FACTOR", "1".into()),
             ("WMETER_EVENT_LOG__PARTITIONS", "4".into()),
             ("WMETER_EVENT_LOG__SESSION_TIMEOUT_MS", "6000".into()),
@@ -178,7 +180,7 @@ impl Cluster {
 
         let logs = cluster_logs();
         let binary = binary.to_path_buf();
-        let mut cluster = Cluster { binary, processes, logs, mosquitto, _databases: databases };
+        let mut cluster = Cluster { binary, processes, logs, mosquitto, _databases: databases, namespace };
         let names: Vec<&'static str> = cluster.processes.keys().copied().collect();
         for name in names {
             cluster.start_process(name);
@@ -286,12 +288,18 @@ impl Cli {
 }
 
 impl Drop for Cluster {
+    /// Kills every process, then deletes the deployment's topics: the test
+    /// broker keeps every record in memory, and a broker some deployments
+    /// old answered slower (docs/performance.md §2).
     fn drop(&mut self) {
         for process in self.processes.values_mut() {
             if let Some(mut child) = process.child.take() {
                 let _ = child.kill();
                 let _ = child.wait();
             }
+        }
+        if let Some(brokers) = servers::kafka_brokers() {
+            crate::kafka::delete_topics(&brokers, &self.namespace);
         }
     }
 }

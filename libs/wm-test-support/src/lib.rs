@@ -14,6 +14,7 @@
 //! - [`gateway`]: a field gateway on a deployment's MQTT broker;
 //! - [`mqtt`], [`proxy`], [`cluster`]: Mosquitto, a cuttable TCP proxy, and
 //!   a whole distributed deployment;
+//! - [`kafka`]: the test broker's topics, deleted once a deployment is done;
 //! - [`otlp`]: a trace receiver the deployment exports its spans to;
 //! - [`ports`]: ports for servers a test starts in another process.
 
@@ -24,6 +25,7 @@ pub mod cluster;
 pub mod db;
 pub mod devices;
 pub mod gateway;
+pub mod kafka;
 pub mod log;
 pub mod mqtt;
 pub mod otlp;
