@@ -37,9 +37,14 @@ struct Relayed {
 impl Relayed {
     /// How long the oldest event still waiting has waited at `now_ms`.
     fn oldest_age(&self, now_ms: i64) -> Duration {
-        let waited = self.oldest_ms.map_or(0, |at| u64::try_from(now_ms - at).unwrap_or(0));
-        Duration::from_millis(waited)
+        Duration::from_millis(self.oldest_ms.map_or(0, |at| waited_ms(at, now_ms)))
     }
+}
+
+/// Milliseconds from `staged_at_ms` to `now_ms`: none for an event staged
+/// by a host whose clock is ahead of this one's.
+fn waited_ms(staged_at_ms: i64, now_ms: i64) -> u64 {
+    u64::try_from(now_ms - staged_at_ms).unwrap_or(0)
 }
 
 static RELAYED: Mutex<BTreeMap<&'static str, Relayed>> = Mutex::new(BTreeMap::new());
@@ -50,13 +55,12 @@ pub(super) fn start(source: &'static str) {
 }
 
 /// Counts a round of `source`'s events, staged at `staged_at_ms` each and
-/// published at `now_ms` (ms since the epoch). An event staged by a host
-/// whose clock is ahead of this one's waited no time.
+/// published at `now_ms` (ms since the epoch).
 pub(super) fn count(source: &'static str, staged_at_ms: impl Iterator<Item = i64>, now_ms: i64) {
-    let (mut events, mut waited_ms) = (0_u64, 0_u64);
+    let (mut events, mut waited) = (0_u64, 0_u64);
     for at in staged_at_ms {
         events += 1;
-        waited_ms += u64::try_from(now_ms - at).unwrap_or(0);
+        waited += waited_ms(at, now_ms);
     }
     if events == 0 {
         return;
@@ -64,7 +68,7 @@ pub(super) fn count(source: &'static str, staged_at_ms: impl Iterator<Item = i64
     let mut relayed = RELAYED.lock().unwrap_or_else(PoisonError::into_inner);
     let source = relayed.entry(source).or_default();
     source.events += events;
-    source.waited += Duration::from_millis(waited_ms);
+    source.waited += Duration::from_millis(waited);
 }
 
 /// Records when the oldest event waiting for `source` was staged (ms since
@@ -118,15 +122,20 @@ impl Collector for RelayMetrics {
 mod tests {
     use super::*;
 
+    /// `source`'s counts as a scrape reads them.
+    fn of(source: &str) -> Relayed {
+        by_source().into_iter().find(|(s, _)| *s == source).unwrap().1
+    }
+
     #[test]
     fn a_round_adds_its_events_and_their_waits_and_a_clock_ahead_adds_no_wait() {
         start("relayed-test");
-        let before = by_source().into_iter().find(|(s, _)| *s == "relayed-test").unwrap().1;
+        let before = of("relayed-test");
         start("relayed-test");
-        assert_eq!(by_source().into_iter().find(|(s, _)| *s == "relayed-test").unwrap().1, before, "started once");
+        assert_eq!(of("relayed-test"), before, "started once");
         count("relayed-test", [1_000, 1_500, 2_600].into_iter(), 2_000);
         count("relayed-test", std::iter::empty(), 2_000);
-        let after = by_source().into_iter().find(|(s, _)| *s == "relayed-test").unwrap().1;
+        let after = of("relayed-test");
         assert_eq!(after.events - before.events, 3);
         assert_eq!(after.waited - before.waited, Duration::from_millis(1_000 + 500));
     }
@@ -134,10 +143,9 @@ mod tests {
     #[test]
     fn the_oldest_event_s_age_is_counted_from_its_staging_and_is_zero_when_none_waits() {
         oldest("oldest-test", Some(1_000));
-        let read = || by_source().into_iter().find(|(s, _)| *s == "oldest-test").unwrap().1;
-        assert_eq!(read().oldest_age(61_000), Duration::from_secs(60));
-        assert_eq!(read().oldest_age(500), Duration::ZERO, "a clock behind the stager's counts no wait");
+        assert_eq!(of("oldest-test").oldest_age(61_000), Duration::from_secs(60));
+        assert_eq!(of("oldest-test").oldest_age(500), Duration::ZERO, "a clock behind the stager's counts no wait");
         oldest("oldest-test", None);
-        assert_eq!(read().oldest_age(61_000), Duration::ZERO);
+        assert_eq!(of("oldest-test").oldest_age(61_000), Duration::ZERO);
     }
 }

@@ -23,7 +23,7 @@ use wm_eventlog::{
     outbox::{self, Relay, RelayMetrics},
 };
 use wm_proto::{Envelope, Payload, topics, v1::MeterDeleted};
-use wm_storage::{Tx, bulk, query::Bind, with_pool};
+use wm_storage::{Backend, Tx, bulk, query::Bind, with_pool};
 use wm_test_support::TestDb;
 
 use crate::harness::{Harness, WAIT, group, poll_count};
@@ -255,25 +255,18 @@ async fn a_row_this_build_cannot_read_goes_to_the_log_as_staged(db: TestDb, harn
     assert_eq!(records[3].payload, older, "a row staged before topics were, read to find its topic");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_postgresql_a_row_this_build_cannot_read_goes_to_the_log_as_staged() {
-    let Some((pg, harness)) = on_postgres().await else { return };
-    a_row_this_build_cannot_read_goes_to_the_log_as_staged(pg, harness).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_sqlite_a_row_this_build_cannot_read_goes_to_the_log_as_staged() {
-    let (db, harness) = beside_a_log(TestDb::sqlite().await).await;
-    a_row_this_build_cannot_read_goes_to_the_log_as_staged(db, harness).await;
-}
-
 /// While the log refuses every round, the age of the oldest row waiting
 /// climbs from its staging time, read by the running relay on its own; once
 /// the relay has published it, the age is zero again.
 async fn the_oldest_row_s_age_climbs_while_nothing_is_published(db: TestDb, harness: Harness) {
     let log = Interferes::new(harness.log.clone());
     log.refusing.store(true, Ordering::SeqCst);
-    let relay = Relay::new(db.db().clone(), log.clone(), "test");
+    // The ages are kept per process and source: one source per database.
+    let source = match db.db().backend() {
+        Backend::Postgres => "oldest-postgres",
+        Backend::Sqlite => "oldest-sqlite",
+    };
+    let relay = Relay::new(db.db().clone(), log.clone(), source);
     let mut tx = db.db().begin_write().await.unwrap();
     relay.stage(&mut tx, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
     tx.commit().await.unwrap();
@@ -282,25 +275,25 @@ async fn the_oldest_row_s_age_climbs_while_nothing_is_published(db: TestDb, harn
     let stop = CancellationToken::new();
     let running = tokio::spawn(relay.clone().run(stop.clone()));
 
-    let age = until_oldest_age(|age| age >= 60.0).await;
+    let age = until_oldest_age(source, |age| age >= 60.0).await;
     assert!(age < 60.0 + WAIT.as_secs_f64(), "counted from its staging: {age}");
     assert_eq!(staged(&db).await, 1, "nothing was published");
     log.refusing.store(false, Ordering::SeqCst);
-    until_oldest_age(|age| age == 0.0).await;
+    until_oldest_age(source, |age| age == 0.0).await;
     assert_eq!(staged(&db).await, 0);
     stop.cancel();
     running.await.unwrap();
 }
 
-/// The `test` relay's oldest age, as scraped, once `settled` holds it.
-async fn until_oldest_age(settled: impl Fn(f64) -> bool) -> f64 {
+/// `source`'s oldest age, as scraped, once `settled` holds it.
+async fn until_oldest_age(source: &str, settled: impl Fn(f64) -> bool) -> f64 {
     let deadline = tokio::time::Instant::now() + WAIT + outbox::OLDEST_EVERY;
     loop {
         let mut registry = Registry::default();
         RelayMetrics::register(&mut registry);
         let mut text = String::new();
         prometheus_client::encoding::text::encode(&mut text, &registry).unwrap();
-        let line = format!("{}{{source=\"test\"}} ", RelayMetrics::OLDEST);
+        let line = format!("{}{{source=\"{source}\"}} ", RelayMetrics::OLDEST);
         let age: f64 = text.lines().find_map(|l| l.strip_prefix(&line)).expect("the series").parse().unwrap();
         if settled(age) {
             return age;
@@ -310,17 +303,30 @@ async fn until_oldest_age(settled: impl Fn(f64) -> bool) -> f64 {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_postgresql_the_oldest_row_s_age_climbs_while_nothing_is_published() {
-    let Some((pg, harness)) = on_postgres().await else { return };
-    the_oldest_row_s_age_climbs_while_nothing_is_published(pg, harness).await;
+/// Runs each scenario on PostgreSQL and on SQLite, as `contract!` runs one
+/// on each log: the database with the outbox table, beside a log of its own.
+macro_rules! on_each_database {
+    ($($name:ident),+ $(,)?) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgresql() {
+                let Some((db, harness)) = super::on_postgres().await else { return };
+                super::$name(db, harness).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let (db, harness) = super::beside_a_log(wm_test_support::TestDb::sqlite().await).await;
+                super::$name(db, harness).await;
+            }
+        }
+    )+};
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_sqlite_the_oldest_row_s_age_climbs_while_nothing_is_published() {
-    let (db, harness) = beside_a_log(TestDb::sqlite().await).await;
-    the_oldest_row_s_age_climbs_while_nothing_is_published(db, harness).await;
-}
+on_each_database!(
+    a_row_this_build_cannot_read_goes_to_the_log_as_staged,
+    the_oldest_row_s_age_climbs_while_nothing_is_published
+);
 
 /// A PostgreSQL database with the outbox table, beside a log.
 async fn on_postgres() -> Option<(TestDb, Harness)> {
