@@ -1,4 +1,4 @@
-//! What this process's relays published from the `event_outbox` table, by
+//! What this process's relays published from the outbox tables, by
 //! source, read at each scrape (`wmeter_outbox_relayed_total`,
 //! `wmeter_outbox_wait_seconds_total`): the two rates' ratio is how long an
 //! event waited in the table before the log had it. Beside them, how long

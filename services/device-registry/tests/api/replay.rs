@@ -97,7 +97,7 @@ async fn a_rebuild_gives_back_the_same_tables() {
         .await;
         eventually("the outbox is relayed", || async {
             let staged: i64 = with_pool!(app.db(), pool =>
-                sqlx::query_scalar("SELECT COUNT(*) FROM event_outbox").fetch_one(pool).await)
+                sqlx::query_scalar("SELECT COUNT(*) FROM event_outbox_batch").fetch_one(pool).await)
             .unwrap();
             (staged == 0).then_some(())
         })

@@ -1,0 +1,170 @@
+//! The two tables staged events wait in, what a round reads of each, and
+//! the records their rows become ([`super::staged`] for the batches).
+
+use wm_proto::Envelope;
+use wm_storage::StorageError;
+
+use super::{OutboxError, staged};
+use crate::{OutgoingRecord, envelopes};
+
+/// A table staged events wait in ([`staged`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Table {
+    /// `event_outbox`, one row per event: what older builds stage.
+    Events,
+    /// `event_outbox_batch`, one row per staging: what this build stages.
+    Batches,
+}
+
+impl Table {
+    /// Both, the older first: a relay drains what waited longest.
+    pub(super) const ALL: &[Self] = &[Self::Events, Self::Batches];
+
+    /// PostgreSQL's round: takes a round's rows out, returning them.
+    pub(super) fn take_out(self) -> &'static str {
+        match self {
+            Self::Events => {
+                "DELETE FROM event_outbox WHERE seq IN \
+                 (SELECT seq FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2) \
+                 RETURNING seq, topic, record_key, envelope, traceparent, staged_at_ms"
+            }
+            Self::Batches => {
+                "DELETE FROM event_outbox_batch WHERE seq IN \
+                 (SELECT seq FROM event_outbox_batch WHERE source = $1 ORDER BY seq LIMIT $2) \
+                 RETURNING seq, records, events, staged_at_ms"
+            }
+        }
+    }
+
+    /// SQLite's round: reads a round's rows.
+    pub(super) fn select(self) -> &'static str {
+        match self {
+            Self::Events => {
+                "SELECT seq, topic, record_key, envelope, traceparent, staged_at_ms FROM event_outbox \
+                 WHERE source = $1 ORDER BY seq LIMIT $2"
+            }
+            Self::Batches => {
+                "SELECT seq, records, events, staged_at_ms FROM event_outbox_batch \
+                 WHERE source = $1 ORDER BY seq LIMIT $2"
+            }
+        }
+    }
+
+    /// SQLite's round: deletes the rows it published, listed after it.
+    pub(super) fn delete_listed(self) -> &'static str {
+        match self {
+            Self::Events => "DELETE FROM event_outbox WHERE seq IN (SELECT column1 FROM (",
+            Self::Batches => "DELETE FROM event_outbox_batch WHERE seq IN (SELECT column1 FROM (",
+        }
+    }
+
+    /// When its oldest row was staged, through its index.
+    pub(super) fn oldest(self) -> &'static str {
+        match self {
+            Self::Events => "SELECT staged_at_ms FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT 1",
+            Self::Batches => "SELECT staged_at_ms FROM event_outbox_batch WHERE source = $1 ORDER BY seq LIMIT 1",
+        }
+    }
+
+    /// Rows a round publishes: 500 events, or 8 stagings of up to 500.
+    pub(super) fn rows_a_round(self) -> i64 {
+        match self {
+            Self::Events => 500,
+            Self::Batches => 8,
+        }
+    }
+}
+
+/// Takes out, in PostgreSQL's round `tx`, up to a round's rows of `table`.
+pub(super) async fn taken_out<R: wm_storage::query::Row>(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    source: &str,
+    table: Table,
+) -> Result<Vec<R>, StorageError> {
+    let query = sqlx::query_as(table.take_out()).persistent(false).bind(source).bind(table.rows_a_round());
+    Ok(query.fetch_all(&mut **tx).await?)
+}
+
+/// A round's rows, of one table.
+pub(super) enum Rows {
+    Events(Vec<EventRow>),
+    Batches(Vec<BatchRow>),
+}
+
+impl Rows {
+    pub(super) fn is_empty(&self) -> bool {
+        match self {
+            Self::Events(rows) => rows.is_empty(),
+            Self::Batches(rows) => rows.is_empty(),
+        }
+    }
+
+    /// What each row was, and the records they become, in staging order
+    /// (a `DELETE … RETURNING` returns rows in no order).
+    pub(super) fn into_records(self) -> Result<(Vec<Taken>, Vec<OutgoingRecord>), OutboxError> {
+        let (mut taken, mut records) = (Vec::new(), Vec::new());
+        match self {
+            Self::Events(mut rows) => {
+                rows.sort_unstable_by_key(|row| row.seq);
+                for row in rows {
+                    taken.push(Taken { seq: row.seq, staged_at_ms: row.staged_at_ms, events: 1 });
+                    records.push(row.into_record()?);
+                }
+            }
+            Self::Batches(mut rows) => {
+                rows.sort_unstable_by_key(|row| row.seq);
+                for row in rows {
+                    let events = usize::try_from(row.events).unwrap_or_default();
+                    taken.push(Taken { seq: row.seq, staged_at_ms: row.staged_at_ms, events });
+                    records.extend(staged::decode(row.records, row.seq));
+                }
+            }
+        }
+        Ok((taken, records))
+    }
+}
+
+/// A row of `event_outbox`, staged by an older build: one event, and when
+/// it was staged (ms since the epoch).
+pub(super) struct EventRow {
+    seq: i64,
+    /// `None` on the rows staged before the table held records whole
+    /// (migration 2): their envelope is read to find it.
+    topic: Option<String>,
+    record_key: String,
+    envelope: Vec<u8>,
+    traceparent: Option<String>,
+    staged_at_ms: i64,
+}
+
+wm_storage::from_row!(EventRow { seq, topic, record_key, envelope, traceparent, staged_at_ms });
+
+impl EventRow {
+    fn into_record(self) -> Result<OutgoingRecord, OutboxError> {
+        let Some(topic) = self.topic else {
+            return Ok(envelopes::record_keyed(&Envelope::from_bytes(&self.envelope)?, self.record_key)?);
+        };
+        let record = OutgoingRecord::new(topic, self.record_key, self.envelope);
+        Ok(match self.traceparent {
+            Some(traceparent) => record.with_header(envelopes::TRACEPARENT, traceparent),
+            None => record,
+        })
+    }
+}
+
+/// A row of `event_outbox_batch`: a staging's records.
+pub(super) struct BatchRow {
+    seq: i64,
+    records: Vec<u8>,
+    events: i32,
+    staged_at_ms: i64,
+}
+
+wm_storage::from_row!(BatchRow { seq, records, events, staged_at_ms });
+
+/// What a round took out of a table: a row, and the events it held.
+pub(super) struct Taken {
+    pub(super) seq: i64,
+    pub(super) staged_at_ms: i64,
+    pub(super) events: usize,
+}
