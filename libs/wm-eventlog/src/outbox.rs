@@ -14,9 +14,10 @@
 //!   the envelopes' bytes without reading them: an event staged by a newer
 //!   build keeps the fields this one does not know, and one no build can
 //!   read goes to the log like any other, rather than stopping its relay.
-//!   The relay also drains `event_outbox`, one row per event, where older
-//!   builds stage; the two tables' events are not ordered between them,
-//!   which matters only during a rolling upgrade. Each service relays only
+//!   A row that cannot become its records goes whole to the dead letters.
+//!   Each flush drains `event_outbox` first, one row per event, where
+//!   older replicas stage during a rolling upgrade, so what they staged
+//!   before a batch is published before it. Each service relays only
 //!   its own `source`, so services sharing one database never publish
 //!   each other's events. On PostgreSQL, replicas of a service take turns
 //!   through an advisory lock, so one batch is not published by two of
@@ -35,7 +36,7 @@ use std::{
 };
 
 use chrono::Utc;
-use tokio::{sync::Notify, time::Instant};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use wm_proto::Envelope;
 use wm_storage::{Db, Migrations, StorageError, Tx, bulk, query::Bind, with_pool};
@@ -53,24 +54,25 @@ pub const MIGRATIONS: Migrations =
     wm_storage::migrations!("outbox" in "migrations/outbox", 1 => "outbox", 2 => "record", 3 => "batch");
 
 /// How often a relay looks for rows when nobody woke it (rows staged by
-/// another replica or process), and drains `event_outbox`, where an older
-/// replica may still stage during a rolling upgrade.
+/// another replica or process).
 const IDLE_POLL: Duration = Duration::from_secs(1);
+/// How long a stopping relay publishes what was staged before the stop.
+const LAST_FLUSH: Duration = Duration::from_secs(5);
 /// How often a relay reads how long its oldest row has waited.
 pub const OLDEST_EVERY: Duration = Duration::from_secs(5);
 /// Events a relay takes out of the tables on PostgreSQL between two
 /// `VACUUM`s of them. Autovacuum visits a database once a minute at most;
 /// until a vacuum, every round's index scan reads the entries of every row
 /// deleted before it (docs/performance.md §2): a minute of outbox traffic
-/// at 16,000 rows a second made each scan read some 3,000 pages.
+/// at 16,000 rows a second made each scan read some 3,000 pages. Counted
+/// in events, not rows, since a batch row's dead bytes (out of line, some
+/// 200 bytes an event) are most of what a vacuum frees now.
 pub const VACUUM_EVERY: usize = 20_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutboxError {
     #[error("outbox storage failed")]
     Storage(#[from] StorageError),
-    #[error("a staged event is corrupt")]
-    Corrupt(#[from] wm_proto::DecodeError),
     #[error(transparent)]
     Log(#[from] EventLogError),
 }
@@ -152,15 +154,13 @@ impl Relay {
         }
     }
 
-    /// Publishes what is staged in both tables, round after round, until
-    /// nothing is left. Returns how many events were published.
+    /// Publishes what is staged, round after round, until nothing is left:
+    /// `event_outbox` first, then the batches, so that what an older
+    /// replica staged before a batch is published before it. Returns how
+    /// many events were taken out.
     pub async fn flush(&self) -> Result<usize, OutboxError> {
-        self.flush_tables(Table::ALL).await
-    }
-
-    async fn flush_tables(&self, tables: &[Table]) -> Result<usize, OutboxError> {
         let mut total = 0;
-        for &table in tables {
+        for &table in Table::ALL {
             loop {
                 let taken = self.publish_round(table).await?;
                 total += taken.iter().map(|row| row.events).sum::<usize>();
@@ -187,24 +187,29 @@ impl Relay {
     }
 
     async fn relay(&self, stop: CancellationToken) {
-        let mut older_due = Instant::now();
         loop {
-            let tables: &[Table] = if Instant::now() >= older_due {
-                older_due = Instant::now() + IDLE_POLL;
-                Table::ALL
-            } else {
-                &[Table::Batches]
-            };
-            match self.flush_tables(tables).await {
+            match self.flush().await {
                 Ok(_) if self.direct.is_some() => return,
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = ?e, source = self.source, "outbox relay failed, retrying"),
             }
             tokio::select! {
-                () = stop.cancelled() => return,
+                () = stop.cancelled() => return self.last_flush().await,
                 () = self.wake.notified() => {}
                 () = tokio::time::sleep(IDLE_POLL) => {}
             }
+        }
+    }
+
+    /// Publishes, once more and for [`LAST_FLUSH`] at most, what was staged
+    /// before the stop: what a stopping replica leaves waits for another
+    /// relay, and a replica of the release before does not read the batch
+    /// table (docs/operations.md, "Upgrades").
+    async fn last_flush(&self) {
+        match tokio::time::timeout(LAST_FLUSH, self.flush()).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::warn!(error = ?e, source = self.source, "the outbox relay's last flush failed"),
+            Err(_) => tracing::warn!(source = self.source, "the outbox relay's last flush ran out of time"),
         }
     }
 
@@ -319,10 +324,12 @@ impl Relay {
         Ok(with_pool!(&self.db, pool => sqlx::query_as(sql).bind(self.source).bind(limit).fetch_all(pool).await)?)
     }
 
-    /// Counts a round's events, published and taken out, for the metrics.
+    /// Counts a round's events, taken out and published, and its rows set
+    /// aside as dead letters, for the metrics.
     fn relayed(&self, taken: &[Taken]) {
         let staged = taken.iter().flat_map(|row| std::iter::repeat_n(row.staged_at_ms, row.events));
         relayed::count(self.source, staged, Utc::now().timestamp_millis());
+        relayed::dead_lettered(self.source, taken.iter().filter(|row| row.dead).count());
     }
 
     /// Appends staged rows' records to the log, in staging order, as they
@@ -330,7 +337,7 @@ impl Relay {
     /// read goes to the log whole, where each consumer decides (a
     /// projection skips it, [`envelopes::decode`]).
     async fn publish(&self, rows: Rows) -> Result<Vec<Taken>, OutboxError> {
-        let (taken, records) = rows.into_records()?;
+        let (taken, records) = rows.into_records();
         if !records.is_empty() {
             self.log.append_batch(records).await?;
         }

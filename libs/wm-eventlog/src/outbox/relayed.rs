@@ -4,7 +4,9 @@
 //! event waited in the table before the log had it. Beside them, how long
 //! the oldest event still there has waited (`wmeter_outbox_oldest_age_seconds`),
 //! from the staging time a relay last read of it: the one figure that
-//! climbs while nothing is published at all. In the embedded log's own
+//! climbs while nothing is published at all. And the staged rows no build
+//! could read, set aside as dead letters (`wmeter_outbox_dead_letters_total`),
+//! which an operator puts back by hand. In the embedded log's own
 //! database nothing waits there, and the series stay at zero. Each relay's
 //! source starts at zero when the relay is made, so a rate has a series
 //! from the first scrape.
@@ -32,6 +34,8 @@ struct Relayed {
     /// When the oldest event still waiting was staged (ms since the
     /// epoch), as last read; `None` when nothing waited.
     oldest_ms: Option<i64>,
+    /// Staged rows no build could read, published as dead letters instead.
+    dead_lettered: u64,
 }
 
 impl Relayed {
@@ -71,6 +75,14 @@ pub(super) fn count(source: &'static str, staged_at_ms: impl Iterator<Item = i64
     source.waited += Duration::from_millis(waited);
 }
 
+/// Counts `rows` of `source` set aside as dead letters.
+pub(super) fn dead_lettered(source: &'static str, rows: usize) {
+    if rows > 0 {
+        let rows = u64::try_from(rows).unwrap_or(u64::MAX);
+        RELAYED.lock().unwrap_or_else(PoisonError::into_inner).entry(source).or_default().dead_lettered += rows;
+    }
+}
+
 /// Records when the oldest event waiting for `source` was staged (ms since
 /// the epoch), or that none waits.
 pub(super) fn oldest(source: &'static str, staged_at_ms: Option<i64>) {
@@ -90,6 +102,7 @@ impl RelayMetrics {
     pub const RELAYED: &'static str = "wmeter_outbox_relayed";
     pub const WAITED: &'static str = "wmeter_outbox_wait_seconds";
     pub const OLDEST: &'static str = "wmeter_outbox_oldest_age_seconds";
+    pub const DEAD_LETTERS: &'static str = "wmeter_outbox_dead_letters";
 
     pub fn register(registry: &mut Registry) {
         registry.register_collector(Box::new(Self));
@@ -101,19 +114,23 @@ impl Collector for RelayMetrics {
         let relayed: Family<Vec<(&'static str, &'static str)>, Counter> = Family::default();
         let waited: Family<Vec<(&'static str, &'static str)>, Counter<f64>> = Family::default();
         let oldest: Family<Vec<(&'static str, &'static str)>, Gauge<f64, AtomicU64>> = Family::default();
+        let dead: Family<Vec<(&'static str, &'static str)>, Counter> = Family::default();
         let now_ms = chrono::Utc::now().timestamp_millis();
         for (source, r) in by_source() {
             let labels = vec![("source", source)];
             relayed.get_or_create(&labels).inc_by(r.events);
             waited.get_or_create(&labels).inc_by(r.waited.as_secs_f64());
             oldest.get_or_create(&labels).set(r.oldest_age(now_ms).as_secs_f64());
+            dead.get_or_create(&labels).inc_by(r.dead_lettered);
         }
-        let help = "Events published from the outbox table";
+        let help = "Events published from the outbox tables";
         relayed.encode(encoder.encode_descriptor(Self::RELAYED, help, None, relayed.metric_type())?)?;
-        let help = "Seconds the events published from the outbox table waited in it, in all";
+        let help = "Seconds the events published from the outbox tables waited there, in all";
         waited.encode(encoder.encode_descriptor(Self::WAITED, help, None, waited.metric_type())?)?;
-        let help = "Seconds the oldest event still in the outbox table has waited there, 0 when none waits";
+        let help = "Seconds the oldest event still in the outbox tables has waited there, 0 when none waits";
         oldest.encode(encoder.encode_descriptor(Self::OLDEST, help, None, oldest.metric_type())?)?;
+        let help = "Staged rows no build could read, published whole as dead letters instead of their events";
+        dead.encode(encoder.encode_descriptor(Self::DEAD_LETTERS, help, None, dead.metric_type())?)?;
         Ok(())
     }
 }

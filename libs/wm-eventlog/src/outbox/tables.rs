@@ -4,7 +4,7 @@
 use wm_proto::Envelope;
 use wm_storage::StorageError;
 
-use super::{OutboxError, staged};
+use super::staged::{self, Split};
 use crate::{OutgoingRecord, envelopes};
 
 /// A table staged events wait in ([`staged`]).
@@ -101,26 +101,32 @@ impl Rows {
 
     /// What each row was, and the records they become, in staging order
     /// (a `DELETE … RETURNING` returns rows in no order).
-    pub(super) fn into_records(self) -> Result<(Vec<Taken>, Vec<OutgoingRecord>), OutboxError> {
-        let (mut taken, mut records) = (Vec::new(), Vec::new());
-        match self {
-            Self::Events(mut rows) => {
-                rows.sort_unstable_by_key(|row| row.seq);
-                for row in rows {
-                    taken.push(Taken { seq: row.seq, staged_at_ms: row.staged_at_ms, events: 1 });
-                    records.push(row.into_record()?);
-                }
-            }
-            Self::Batches(mut rows) => {
-                rows.sort_unstable_by_key(|row| row.seq);
-                for row in rows {
+    pub(super) fn into_records(self) -> (Vec<Taken>, Vec<OutgoingRecord>) {
+        let mut split: Vec<(Taken, Split)> = match self {
+            Self::Events(rows) => rows
+                .into_iter()
+                .map(|row| {
+                    let taken = Taken { seq: row.seq, staged_at_ms: row.staged_at_ms, events: 1, dead: false };
+                    (taken, row.into_split())
+                })
+                .collect(),
+            Self::Batches(rows) => rows
+                .into_iter()
+                .map(|row| {
                     let events = usize::try_from(row.events).unwrap_or_default();
-                    taken.push(Taken { seq: row.seq, staged_at_ms: row.staged_at_ms, events });
-                    records.extend(staged::decode(row.records, row.seq));
-                }
-            }
-        }
-        Ok((taken, records))
+                    let taken = Taken { seq: row.seq, staged_at_ms: row.staged_at_ms, events, dead: false };
+                    (taken, staged::decode(row.records, row.seq, row.events))
+                })
+                .collect(),
+        };
+        split.sort_unstable_by_key(|(taken, _)| taken.seq);
+        let mut records = Vec::new();
+        let taken = split.into_iter().map(|(mut taken, split)| {
+            taken.dead = matches!(split, Split::DeadLetters(_));
+            records.extend(split.into_records());
+            taken
+        });
+        (taken.collect(), records)
     }
 }
 
@@ -140,15 +146,27 @@ pub(super) struct EventRow {
 wm_storage::from_row!(EventRow { seq, topic, record_key, envelope, traceparent, staged_at_ms });
 
 impl EventRow {
-    fn into_record(self) -> Result<OutgoingRecord, OutboxError> {
+    /// Its record. A row from before topics were kept is read to find its
+    /// topic; one that cannot be becomes a dead letter of its envelope's
+    /// bytes, rather than stopping the relay.
+    fn into_split(self) -> Split {
         let Some(topic) = self.topic else {
-            return Ok(envelopes::record_keyed(&Envelope::from_bytes(&self.envelope)?, self.record_key)?);
+            let record = Envelope::from_bytes(&self.envelope)
+                .map_err(|e| e.to_string())
+                .and_then(|envelope| envelopes::record_keyed(&envelope, self.record_key).map_err(|e| e.to_string()));
+            return match record {
+                Ok(record) => Split::Records(vec![record]),
+                Err(problem) => {
+                    let row = format!("outbox row {}", self.seq);
+                    Split::DeadLetters(staged::dead_letters("event_outbox", &row, &problem, &self.envelope))
+                }
+            };
         };
         let record = OutgoingRecord::new(topic, self.record_key, self.envelope);
-        Ok(match self.traceparent {
+        Split::Records(vec![match self.traceparent {
             Some(traceparent) => record.with_header(envelopes::TRACEPARENT, traceparent),
             None => record,
-        })
+        }])
     }
 }
 
@@ -162,9 +180,11 @@ pub(super) struct BatchRow {
 
 wm_storage::from_row!(BatchRow { seq, records, events, staged_at_ms });
 
-/// What a round took out of a table: a row, and the events it held.
+/// What a round took out of a table: a row, the events it held, and
+/// whether it went to the dead letters instead.
 pub(super) struct Taken {
     pub(super) seq: i64,
     pub(super) staged_at_ms: i64,
     pub(super) events: usize,
+    pub(super) dead: bool,
 }

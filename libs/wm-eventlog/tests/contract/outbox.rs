@@ -25,7 +25,7 @@ use wm_eventlog::{
     outbox::{self, Relay, RelayMetrics},
 };
 use wm_proto::{Envelope, Payload, topics, v1::MeterDeleted};
-use wm_storage::{Backend, Tx, with_pool};
+use wm_storage::{Backend, DatabaseSettings, Db, Tx, bulk, query::Bind, with_pool};
 use wm_test_support::TestDb;
 
 use crate::harness::{Harness, WAIT, group, poll_count};
@@ -154,7 +154,10 @@ async fn on_postgresql_the_relay_vacuums_its_table_as_it_takes_rows_out() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_postgresql_a_round_finds_its_rows_by_index_after_the_table_started_empty() {
     let Some((pg, harness)) = on_postgres().await else { return };
-    let relay = Relay::new(pg.db().clone(), harness.log.clone(), "test");
+    // The relay on one connection: the one whose statements would keep a
+    // plan, and whose scans are counted on demand below.
+    let one = Db::connect(&DatabaseSettings { max_connections: 1, ..pg.settings().clone() }).await.unwrap();
+    let relay = Relay::new(one.clone(), harness.log.clone(), "test");
     // Autovacuum's statistics of the table while empty, as a relay's table
     // often is; then rounds on it: a statement prepared once would keep the
     // plan these make, a scan of the whole table.
@@ -170,22 +173,27 @@ async fn on_postgresql_a_round_finds_its_rows_by_index_after_the_table_started_e
     }
     relay.stage(&mut tx, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
     tx.commit().await.unwrap();
-    let before = settled_scans(&pg).await;
+    let before = counted_scans(&pg, &one).await;
 
     assert_eq!(relay.flush().await.unwrap(), 1);
-    let after = settled_scans(&pg).await;
+    let after = counted_scans(&pg, &one).await;
     assert!(after.1 > before.1, "the round's scans were counted: {before:?} → {after:?}");
     assert_eq!(after.0, before.0, "no round read the table whole, beside 5,000 rows of another source");
 }
 
-/// The batch table's sequential and index scans, once every backend has
-/// reported its own: a backend reports once idle, at most once a second.
-async fn settled_scans(db: &TestDb) -> (i64, i64) {
+/// The batch table's sequential and index scans, with those of `one`'s
+/// connection counted: a backend reports its own when idle, but only once
+/// a second, or 10 s later; `pg_stat_force_next_flush` has it report as it
+/// goes idle after that statement.
+async fn counted_scans(db: &TestDb, one: &Db) -> (i64, i64) {
+    with_pool!(one, pool => sqlx::query("SELECT pg_stat_force_next_flush()").execute(pool).await.map(drop)).unwrap();
     let sql = "SELECT seq_scan, idx_scan FROM pg_stat_user_tables WHERE relname = 'event_outbox_batch'";
     let read = || async { with_pool!(db.db(), pool => sqlx::query_as(sql).fetch_one(pool).await).unwrap() };
+    // What `one` reported may take a moment to show in a snapshot of
+    // another connection: read until it stays the same.
     let (mut last, mut same) = (read().await, 0);
-    while same < 6 {
-        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    while same < 4 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         let now = read().await;
         same = if now == last { same + 1 } else { 0 };
         last = now;
@@ -215,9 +223,9 @@ async fn on_sqlite_with_the_log_elsewhere_a_round_publishes_and_an_empty_one_wri
     assert_eq!(records[0].key, "aaaaaaaaaaaaaaaaaaaaaaaa");
 }
 
-/// While the log refuses every round, the age of the oldest row waiting
-/// climbs from its staging time, read by the running relay on its own; once
-/// the relay has published it, the age is zero again.
+/// While the log refuses every round, the age of the oldest row waiting,
+/// of either table, climbs from its staging time, read by the running relay
+/// on its own; once the relay has published them, the age is zero again.
 async fn the_oldest_row_s_age_climbs_while_nothing_is_published(db: TestDb, harness: Harness) {
     let log = Interferes::new(harness.log.clone());
     log.refusing.store(true, Ordering::SeqCst);
@@ -232,35 +240,63 @@ async fn the_oldest_row_s_age_climbs_while_nothing_is_published(db: TestDb, harn
     tx.commit().await.unwrap();
     let a_minute_ago = "UPDATE event_outbox_batch SET staged_at_ms = staged_at_ms - 60000";
     with_pool!(db.db(), pool => sqlx::query(a_minute_ago).execute(pool).await.map(drop)).unwrap();
+    let two_minutes_ago = i64::try_from(std::time::UNIX_EPOCH.elapsed().unwrap().as_millis()).unwrap() - 120_000;
+    let older = (Some(topics::REGISTRY), "bbbbbbbbbbbbbbbbbbbbbbbb", deleted("bbbbbbbbbbbbbbbbbbbbbbbb").to_bytes());
+    stage_as_older_builds(&db, source, &[older], two_minutes_ago).await;
     let stop = CancellationToken::new();
     let running = tokio::spawn(relay.clone().run(stop.clone()));
 
-    let age = until_oldest_age(source, |age| age >= 60.0).await;
-    assert!(age < 60.0 + WAIT.as_secs_f64(), "counted from its staging: {age}");
-    assert_eq!(waiting(&db).await, 1, "nothing was published");
+    let age = until_scraped(RelayMetrics::OLDEST, source, |age| age >= 120.0).await;
+    assert!(age < 120.0 + WAIT.as_secs_f64(), "counted from the older table's row: {age}");
+    assert_eq!(waiting(&db).await, 2, "nothing was published");
     log.refusing.store(false, Ordering::SeqCst);
-    until_oldest_age(source, |age| age == 0.0).await;
+    until_scraped(RelayMetrics::OLDEST, source, |age| age == 0.0).await;
     assert_eq!(waiting(&db).await, 0);
     stop.cancel();
     running.await.unwrap();
 }
 
-/// `source`'s oldest age, as scraped, once `settled` holds it.
-async fn until_oldest_age(source: &str, settled: impl Fn(f64) -> bool) -> f64 {
+/// `source`'s series of the relays' `metric`, as scraped, once `settled`
+/// holds it.
+async fn until_scraped(metric: &str, source: &str, settled: impl Fn(f64) -> bool) -> f64 {
     let deadline = tokio::time::Instant::now() + WAIT + outbox::OLDEST_EVERY;
     loop {
-        let mut registry = Registry::default();
-        RelayMetrics::register(&mut registry);
-        let mut text = String::new();
-        prometheus_client::encoding::text::encode(&mut text, &registry).unwrap();
-        let line = format!("{}{{source=\"{source}\"}} ", RelayMetrics::OLDEST);
-        let age: f64 = text.lines().find_map(|l| l.strip_prefix(&line)).expect("the series").parse().unwrap();
-        if settled(age) {
-            return age;
+        let value = scraped(metric, source);
+        if settled(value) {
+            return value;
         }
-        assert!(tokio::time::Instant::now() < deadline, "the oldest row's age stayed at {age}");
+        assert!(tokio::time::Instant::now() < deadline, "{metric} of {source} stayed at {value}");
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
+}
+
+/// `source`'s series of the relays' `metric` (a counter's name without its
+/// `_total`), as a scrape reads it.
+fn scraped(metric: &str, source: &str) -> f64 {
+    let mut registry = Registry::default();
+    RelayMetrics::register(&mut registry);
+    let mut text = String::new();
+    prometheus_client::encoding::text::encode(&mut text, &registry).unwrap();
+    let series = [format!("{metric}{{source=\"{source}\"}} "), format!("{metric}_total{{source=\"{source}\"}} ")];
+    let value = text.lines().find_map(|l| series.iter().find_map(|s| l.strip_prefix(s.as_str())));
+    value.unwrap_or_else(|| panic!("{metric} of {source} in {text}")).parse().unwrap()
+}
+
+/// A row of `event_outbox` as a build before the batches staged it: its
+/// topic (`None` from a build before topics were kept), key and envelope.
+type OlderRow<'a> = (Option<&'a str>, &'a str, Vec<u8>);
+
+/// Stages `rows` in `event_outbox` for `source`, at `staged_at_ms`.
+async fn stage_as_older_builds(db: &TestDb, source: &str, rows: &[OlderRow<'_>], staged_at_ms: i64) {
+    let mut staged = bulk::Rows::new(5);
+    for (topic, key, bytes) in rows {
+        let topic = topic.map_or(Bind::NullText, Bind::from);
+        staged.push([source.into(), topic, (*key).into(), Bind::Bytes(bytes.clone()), Bind::Int(staged_at_ms)]);
+    }
+    let head = "INSERT INTO event_outbox (source, topic, record_key, envelope, staged_at_ms)";
+    let mut tx = db.db().begin_write().await.unwrap();
+    bulk::execute(&mut tx, head, "", staged).await.unwrap();
+    tx.commit().await.unwrap();
 }
 
 /// Runs each scenario on PostgreSQL and on SQLite, as `contract!` runs one

@@ -66,7 +66,7 @@ async fn an_event_staged_in_a_traced_request_carries_its_trace() {
     let bytes: Vec<u8> =
         with_pool!(db.db(), pool => sqlx::query_scalar("SELECT records FROM event_outbox_batch").fetch_one(pool).await)
             .unwrap();
-    let staged = Envelope::from_bytes(&outbox::staged::decode(bytes, 1)[0].payload).unwrap();
+    let staged = Envelope::from_bytes(&outbox::staged::decode(bytes, 1, 1).into_records()[0].payload).unwrap();
     assert!(staged.correlation_id.starts_with(&format!("00-{TRACE}-")), "{}", staged.correlation_id);
     assert_ne!(staged.correlation_id, TRACEPARENT_IN, "a span of its own in the caller's trace");
 
