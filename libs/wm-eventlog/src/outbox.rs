@@ -15,9 +15,10 @@
 //!   build keeps the fields this one does not know, and one no build can
 //!   read goes to the log like any other, rather than stopping its relay.
 //!   A row that cannot become its records goes whole to the dead letters.
-//!   Each flush drains `event_outbox` first, one row per event, where
-//!   older replicas stage during a rolling upgrade, so what they staged
-//!   before a batch is published before it. Each service relays only
+//!   A round takes `event_outbox`'s rows first, one row per event, where
+//!   older replicas stage during a rolling upgrade, and the batches once
+//!   it is drained, so what they staged before a batch is published
+//!   before it. Each service relays only
 //!   its own `source`, so services sharing one database never publish
 //!   each other's events. On PostgreSQL, replicas of a service take turns
 //!   through an advisory lock, so one batch is not published by two of
@@ -154,22 +155,17 @@ impl Relay {
         }
     }
 
-    /// Publishes what is staged, round after round, until nothing is left:
-    /// `event_outbox` first, then the batches, so that what an older
-    /// replica staged before a batch is published before it. Returns how
-    /// many events were taken out.
+    /// Publishes what is staged, round after round, until nothing is left.
+    /// Returns how many events were taken out.
     pub async fn flush(&self) -> Result<usize, OutboxError> {
         let mut total = 0;
-        for &table in Table::ALL {
-            loop {
-                let taken = self.publish_round(table).await?;
-                total += taken.iter().map(|row| row.events).sum::<usize>();
-                if taken.len() < table.rows_a_round() as usize {
-                    break;
-                }
+        loop {
+            let (taken, full) = self.publish_round().await?;
+            total += taken.iter().map(|row| row.events).sum::<usize>();
+            if !full {
+                return Ok(total);
             }
         }
-        Ok(total)
     }
 
     /// Flushes whenever woken, and every second anyway, until `stop`;
@@ -241,13 +237,17 @@ impl Relay {
         Ok(oldest)
     }
 
-    /// Publishes up to a round's rows of `table`, and deletes them.
-    async fn publish_round(&self, table: Table) -> Result<Vec<Taken>, OutboxError> {
+    /// Publishes a round's rows, and deletes them: those of
+    /// `event_outbox` first, where older replicas stage during a rolling
+    /// upgrade, and only once it is drained the batches, so that what an
+    /// older replica staged before a batch is published before it. Returns
+    /// what it took out, and whether a table had more.
+    async fn publish_round(&self) -> Result<(Vec<Taken>, bool), OutboxError> {
         match &self.db {
             // One process owns a SQLite database, and the embedded log
             // writes to it too: holding a transaction across the publish
             // would lock the log out.
-            Db::Sqlite(_) => self.publish_staged(table).await,
+            Db::Sqlite(_) => self.publish_staged().await,
             Db::Postgres(pool) => {
                 let mut tx = pool.begin().await.map_err(StorageError::from)?;
                 let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_xact_lock($1)")
@@ -256,13 +256,13 @@ impl Relay {
                     .await
                     .map_err(StorageError::from)?;
                 if !locked {
-                    return Ok(Vec::new());
+                    return Ok((Vec::new(), false));
                 }
                 // Taken out and published in one transaction: if the log
                 // refuses them, the rollback puts them back, and releases
                 // the lock before the next round asks for it.
-                let taken = match self.take_out_and_publish(&mut tx, table).await {
-                    Ok(taken) => taken,
+                let (taken, full) = match self.take_out_and_publish(&mut tx).await {
+                    Ok(round) => round,
                     Err(e) => {
                         if let Err(rollback) = tx.rollback().await {
                             tracing::warn!(error = %rollback, source = self.source, "outbox round: rollback failed");
@@ -273,49 +273,53 @@ impl Relay {
                 tx.commit().await.map_err(StorageError::from)?;
                 self.relayed(&taken);
                 self.vacuum_after(pool, &taken).await;
-                Ok(taken)
+                Ok((taken, full))
             }
         }
     }
 
-    /// PostgreSQL's round in `tx`: takes up to a round's rows of `table`
-    /// out and publishes them. The statement is planned at each round,
-    /// never once for all: a plan made while the table was empty scans it
-    /// whole, and between two vacuums it holds every row deleted since
-    /// (docs/performance.md §2).
+    /// PostgreSQL's round in `tx`: takes a round's rows out and publishes
+    /// them. The statements are planned at each round, never once for all:
+    /// a plan made while a table was empty scans it whole, and between two
+    /// vacuums it holds every row deleted since (docs/performance.md §2).
     async fn take_out_and_publish(
         &self,
         tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
-        table: Table,
-    ) -> Result<Vec<Taken>, OutboxError> {
-        let rows = match table {
-            Table::Events => Rows::Events(taken_out(tx, self.source, table).await?),
-            Table::Batches => Rows::Batches(taken_out(tx, self.source, table).await?),
-        };
-        self.publish(rows).await
+    ) -> Result<(Vec<Taken>, bool), OutboxError> {
+        let mut rows = vec![Rows::Events(taken_out(tx, self.source, Table::Events).await?)];
+        if !rows[0].is_full() {
+            rows.push(Rows::Batches(taken_out(tx, self.source, Table::Batches).await?));
+        }
+        let full = rows.iter().any(Rows::is_full);
+        Ok((self.publish(rows).await?, full))
     }
 
-    /// SQLite's round: reads up to a round's rows of `table`, publishes
-    /// them, then deletes exactly those.
-    async fn publish_staged(&self, table: Table) -> Result<Vec<Taken>, OutboxError> {
-        let rows = match table {
-            Table::Events => Rows::Events(self.read(table).await?),
-            Table::Batches => Rows::Batches(self.read(table).await?),
-        };
-        if rows.is_empty() {
-            return Ok(Vec::new());
+    /// SQLite's round: reads a round's rows, publishes them, then deletes
+    /// exactly those.
+    async fn publish_staged(&self) -> Result<(Vec<Taken>, bool), OutboxError> {
+        let mut rows = vec![Rows::Events(self.read(Table::Events).await?)];
+        if !rows[0].is_full() {
+            rows.push(Rows::Batches(self.read(Table::Batches).await?));
         }
+        if rows.iter().all(Rows::is_empty) {
+            return Ok((Vec::new(), false));
+        }
+        let full = rows.iter().any(Rows::is_full);
         let taken = self.publish(rows).await?;
         // Exactly the rows published, never a range: sequence numbers are
         // taken at insert but become visible at commit, so a transaction
         // still open during the SELECT can commit a lower `seq` afterwards.
-        let mut published = bulk::Rows::new(1);
-        taken.iter().for_each(|row| published.push([Bind::Int(row.seq)]));
         let mut tx = self.db.begin_write().await?;
-        bulk::execute(&mut tx, table.delete_listed(), ") AS v)", published).await?;
+        for &table in Table::ALL {
+            let mut published = bulk::Rows::new(1);
+            taken.iter().filter(|row| row.table == table).for_each(|row| published.push([Bind::Int(row.seq)]));
+            if !published.is_empty() {
+                bulk::execute(&mut tx, table.delete_listed(), ") AS v)", published).await?;
+            }
+        }
         tx.commit().await?;
         self.relayed(&taken);
-        Ok(taken)
+        Ok((taken, full))
     }
 
     /// SQLite's round: reads up to a round's rows of `table`.
@@ -332,12 +336,13 @@ impl Relay {
         relayed::dead_lettered(self.source, taken.iter().filter(|row| row.dead).count());
     }
 
-    /// Appends staged rows' records to the log, in staging order, as they
-    /// were staged: the envelopes are not read, so one this build cannot
-    /// read goes to the log whole, where each consumer decides (a
-    /// projection skips it, [`envelopes::decode`]).
-    async fn publish(&self, rows: Rows) -> Result<Vec<Taken>, OutboxError> {
-        let (taken, records) = rows.into_records();
+    /// Appends staged rows' records to the log, each table's in staging
+    /// order, as they were staged: the envelopes are not read, so one this
+    /// build cannot read goes to the log whole, where each consumer decides
+    /// (a projection skips it, [`envelopes::decode`]).
+    async fn publish(&self, rows: Vec<Rows>) -> Result<Vec<Taken>, OutboxError> {
+        let (mut taken, mut records) = (Vec::new(), Vec::new());
+        rows.into_iter().for_each(|rows| rows.split_into(&mut taken, &mut records));
         if !records.is_empty() {
             self.log.append_batch(records).await?;
         }

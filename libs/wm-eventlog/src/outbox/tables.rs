@@ -8,7 +8,7 @@ use super::staged::{self, Split};
 use crate::{OutgoingRecord, envelopes};
 
 /// A table staged events wait in ([`staged`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Table {
     /// `event_outbox`, one row per event: what older builds stage.
     Events,
@@ -17,7 +17,7 @@ pub(super) enum Table {
 }
 
 impl Table {
-    /// Both, the older first: a relay drains what waited longest.
+    /// Both, the older first: a round drains it before the batches.
     pub(super) const ALL: &[Self] = &[Self::Events, Self::Batches];
 
     /// PostgreSQL's round: takes a round's rows out, returning them.
@@ -93,40 +93,48 @@ pub(super) enum Rows {
 
 impl Rows {
     pub(super) fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether it holds a whole round of its table: more may wait.
+    pub(super) fn is_full(&self) -> bool {
+        let (len, table) = match self {
+            Self::Events(rows) => (rows.len(), Table::Events),
+            Self::Batches(rows) => (rows.len(), Table::Batches),
+        };
+        i64::try_from(len).is_ok_and(|len| len >= table.rows_a_round())
+    }
+
+    fn len(&self) -> usize {
         match self {
-            Self::Events(rows) => rows.is_empty(),
-            Self::Batches(rows) => rows.is_empty(),
+            Self::Events(rows) => rows.len(),
+            Self::Batches(rows) => rows.len(),
         }
     }
 
-    /// What each row was, and the records they become, in staging order
-    /// (a `DELETE … RETURNING` returns rows in no order).
-    pub(super) fn into_records(self) -> (Vec<Taken>, Vec<OutgoingRecord>) {
+    /// Adds what each row was, and the records they become, in staging
+    /// order (a `DELETE … RETURNING` returns rows in no order).
+    pub(super) fn split_into(self, taken: &mut Vec<Taken>, records: &mut Vec<OutgoingRecord>) {
         let mut split: Vec<(Taken, Split)> = match self {
             Self::Events(rows) => rows
                 .into_iter()
-                .map(|row| {
-                    let taken = Taken { seq: row.seq, staged_at_ms: row.staged_at_ms, events: 1, dead: false };
-                    (taken, row.into_split())
-                })
+                .map(|row| (Taken::of(Table::Events, row.seq, row.staged_at_ms, 1), row.into_split()))
                 .collect(),
             Self::Batches(rows) => rows
                 .into_iter()
                 .map(|row| {
                     let events = usize::try_from(row.events).unwrap_or_default();
-                    let taken = Taken { seq: row.seq, staged_at_ms: row.staged_at_ms, events, dead: false };
+                    let taken = Taken::of(Table::Batches, row.seq, row.staged_at_ms, events);
                     (taken, staged::decode(row.records, row.seq, row.events))
                 })
                 .collect(),
         };
         split.sort_unstable_by_key(|(taken, _)| taken.seq);
-        let mut records = Vec::new();
-        let taken = split.into_iter().map(|(mut taken, split)| {
-            taken.dead = matches!(split, Split::DeadLetters(_));
+        for (mut row, split) in split {
+            row.dead = matches!(split, Split::DeadLetters(_));
             records.extend(split.into_records());
-            taken
-        });
-        (taken.collect(), records)
+            taken.push(row);
+        }
     }
 }
 
@@ -183,8 +191,15 @@ wm_storage::from_row!(BatchRow { seq, records, events, staged_at_ms });
 /// What a round took out of a table: a row, the events it held, and
 /// whether it went to the dead letters instead.
 pub(super) struct Taken {
+    pub(super) table: Table,
     pub(super) seq: i64,
     pub(super) staged_at_ms: i64,
     pub(super) events: usize,
     pub(super) dead: bool,
+}
+
+impl Taken {
+    fn of(table: Table, seq: i64, staged_at_ms: i64, events: usize) -> Self {
+        Self { table, seq, staged_at_ms, events, dead: false }
+    }
 }

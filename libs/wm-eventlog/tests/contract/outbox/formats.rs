@@ -78,6 +78,26 @@ async fn the_running_relay_publishes_the_older_table_first_and_flushes_as_it_sto
     assert_eq!(Envelope::from_bytes(&records[0].payload).unwrap().device_id, "cccccccccccccccccccccccc");
 }
 
+/// A backlog of `event_outbox` longer than a round is published whole
+/// before a batch staged after it.
+async fn a_backlog_of_the_older_table_is_published_before_any_batch(db: TestDb, harness: Harness) {
+    let relay = Relay::new(db.db().clone(), harness.log.clone(), "test");
+    let older: Vec<Envelope> = (0..501).map(|i| deleted(&format!("{i:024x}"))).collect();
+    let rows: Vec<_> = older.iter().map(|e| (Some(topics::REGISTRY), "registry", e.to_bytes())).collect();
+    stage_as_older_builds(&db, "test", &rows, now_ms()).await;
+    let mut tx = db.db().begin_write().await.unwrap();
+    relay.stage(&mut tx, Some("registry"), &[deleted("bbbbbbbbbbbbbbbbbbbbbbbb")]).await.unwrap();
+    tx.commit().await.unwrap();
+
+    assert_eq!(relay.flush().await.unwrap(), 502);
+    let mut consumer = harness.subscribe(&group("outbox"), topics::REGISTRY).await;
+    let records = poll_count(consumer.as_mut(), "every event", 502).await;
+    let published: Vec<String> = records.iter().map(|r| Envelope::from_bytes(&r.payload).unwrap().device_id).collect();
+    let mut ids: Vec<String> = older.into_iter().map(|e| e.device_id).collect();
+    ids.push("bbbbbbbbbbbbbbbbbbbbbbbb".into());
+    assert_eq!(published, ids, "the older table's two rounds, then the batch");
+}
+
 /// Rows of every kind: a staging of this build; a batch staged by a newer
 /// build (a field of the batch, and one of its envelope, that this build
 /// does not know); an envelope no build can read, in a batch; a batch no
@@ -169,5 +189,6 @@ fn now_ms() -> i64 {
 on_each_database!(
     a_staging_is_one_row_and_its_events_reach_the_log_in_order,
     the_running_relay_publishes_the_older_table_first_and_flushes_as_it_stops,
+    a_backlog_of_the_older_table_is_published_before_any_batch,
     a_row_this_build_cannot_read_goes_to_the_log_as_staged
 );
