@@ -70,6 +70,16 @@ pub const OLDEST_EVERY: Duration = Duration::from_secs(5);
 /// 200 bytes an event) are most of what a vacuum frees now.
 pub const VACUUM_EVERY: usize = 20_000;
 
+/// A PostgreSQL round's first statement: the source's advisory lock, and
+/// no bitmap scans for the rest of its transaction. Planned on statistics
+/// from when the table was nearly empty, as a relay's table often is, a
+/// round's `ORDER BY seq LIMIT` read every row of its source through a
+/// bitmap scan and sorted them, instead of the first few through the index
+/// on `(source, seq)`: under a backlog each round grew slower than the
+/// last, up to 27 s for one statement, every event behind it held back
+/// (docs/performance.md §2).
+const ROUND_PLAN: &str = "SELECT pg_try_advisory_xact_lock($1), set_config('enable_bitmapscan', 'off', true)";
+
 #[derive(Debug, thiserror::Error)]
 pub enum OutboxError {
     #[error("outbox storage failed")]
@@ -250,7 +260,9 @@ impl Relay {
             Db::Sqlite(_) => self.publish_staged().await,
             Db::Postgres(pool) => {
                 let mut tx = pool.begin().await.map_err(StorageError::from)?;
-                let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_xact_lock($1)")
+                // With the lock, and in the same statement: no bitmap scans
+                // in this transaction (`ROUND_PLAN`).
+                let (locked, _): (bool, String) = sqlx::query_as(ROUND_PLAN)
                     .bind(lock_key(self.source))
                     .fetch_one(&mut *tx)
                     .await

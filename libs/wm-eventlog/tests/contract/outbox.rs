@@ -25,7 +25,7 @@ use wm_eventlog::{
     outbox::{self, Relay, RelayMetrics},
 };
 use wm_proto::{Envelope, Payload, topics, v1::MeterDeleted};
-use wm_storage::{Backend, DatabaseSettings, Db, Tx, bulk, query::Bind, with_pool};
+use wm_storage::{Backend, Tx, bulk, query::Bind, with_pool};
 use wm_test_support::TestDb;
 
 use crate::harness::{Harness, WAIT, group, poll_count};
@@ -152,56 +152,6 @@ async fn on_postgresql_the_relay_vacuums_its_table_as_it_takes_rows_out() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_postgresql_a_round_finds_its_rows_by_index_after_the_table_started_empty() {
-    let Some((pg, harness)) = on_postgres().await else { return };
-    // The relay on one connection: the one whose statements would keep a
-    // plan, and whose scans are counted on demand below.
-    let one = Db::connect(&DatabaseSettings { max_connections: 1, ..pg.settings().clone() }).await.unwrap();
-    let relay = Relay::new(one.clone(), harness.log.clone(), "test");
-    // Autovacuum's statistics of the table while empty, as a relay's table
-    // often is; then rounds on it: a statement prepared once would keep the
-    // plan these make, a scan of the whole table.
-    with_pool!(pg.db(), pool => sqlx::raw_sql("ANALYZE event_outbox_batch").execute(pool).await.map(drop)).unwrap();
-    for _ in 0..20 {
-        assert_eq!(relay.flush().await.unwrap(), 0);
-    }
-    // Another source's stagings, one event each: a row each.
-    let other = Relay::new(pg.db().clone(), harness.log.clone(), "other");
-    let mut tx = pg.db().begin_write().await.unwrap();
-    for i in 0..5_000 {
-        other.stage(&mut tx, None, &[deleted(&format!("{i:024x}"))]).await.unwrap();
-    }
-    relay.stage(&mut tx, None, &[deleted("aaaaaaaaaaaaaaaaaaaaaaaa")]).await.unwrap();
-    tx.commit().await.unwrap();
-    let before = counted_scans(&pg, &one).await;
-
-    assert_eq!(relay.flush().await.unwrap(), 1);
-    let after = counted_scans(&pg, &one).await;
-    assert!(after.1 > before.1, "the round's scans were counted: {before:?} → {after:?}");
-    assert_eq!(after.0, before.0, "no round read the table whole, beside 5,000 rows of another source");
-}
-
-/// The batch table's sequential and index scans, with those of `one`'s
-/// connection counted: a backend reports its own when idle, but only once
-/// a second, or 10 s later; `pg_stat_force_next_flush` has it report as it
-/// goes idle after that statement.
-async fn counted_scans(db: &TestDb, one: &Db) -> (i64, i64) {
-    with_pool!(one, pool => sqlx::query("SELECT pg_stat_force_next_flush()").execute(pool).await.map(drop)).unwrap();
-    let sql = "SELECT seq_scan, idx_scan FROM pg_stat_user_tables WHERE relname = 'event_outbox_batch'";
-    let read = || async { with_pool!(db.db(), pool => sqlx::query_as(sql).fetch_one(pool).await).unwrap() };
-    // What `one` reported may take a moment to show in a snapshot of
-    // another connection: read until it stays the same.
-    let (mut last, mut same) = (read().await, 0);
-    while same < 4 {
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        let now = read().await;
-        same = if now == last { same + 1 } else { 0 };
-        last = now;
-    }
-    last
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_sqlite_with_the_log_elsewhere_a_round_publishes_and_an_empty_one_writes_nothing() {
     let (db, harness) = beside_a_log(TestDb::sqlite().await).await;
     let relay = Relay::new(db.db().clone(), harness.log.clone(), "test");
@@ -322,6 +272,7 @@ macro_rules! on_each_database {
 on_each_database!(the_oldest_row_s_age_climbs_while_nothing_is_published);
 
 mod formats;
+mod plans;
 
 /// A PostgreSQL database with the outbox table, beside a log.
 async fn on_postgres() -> Option<(TestDb, Harness)> {
