@@ -461,7 +461,9 @@ pub enum DeadLetterReason {
     MalformedPayload = 3,
     /// The payload named a meter that is not registered.
     UnknownMeter = 4,
-    /// An event-log record that does not decode as an Envelope.
+    /// An event-log record that does not decode as an Envelope, or a row of a
+    /// service's outbox that cannot become its records (raw_topic is the
+    /// table's name, raw_payload its bytes, in parts of 256 KiB at most).
     UndecodableEvent = 5,
     /// The payload is larger than the broker contract allows.
     PayloadTooLarge = 6,
