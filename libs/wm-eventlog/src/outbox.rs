@@ -179,12 +179,12 @@ impl Relay {
     }
 
     /// Flushes whenever woken, and every second anyway, until `stop`;
-    /// failures are logged and retried. `event_outbox`, where only older
-    /// replicas stage, is drained at most once a second. Meanwhile it
-    /// reads, every [`OLDEST_EVERY`], how long the oldest row waiting for
-    /// it has waited, for the metrics: on its own, so it still climbs while
-    /// the relay publishes nothing. When the outbox is the log, it flushes
-    /// what an older build left in the tables, once, and returns.
+    /// failures are logged and retried; once stopped, it flushes once more
+    /// ([`LAST_FLUSH`]). Meanwhile it reads, every [`OLDEST_EVERY`], how
+    /// long the oldest row waiting for it has waited, for the metrics: on
+    /// its own, so it still climbs while the relay publishes nothing. When
+    /// the outbox is the log, it flushes what an older build left in the
+    /// tables, once, and returns.
     pub async fn run(self, stop: CancellationToken) {
         if self.direct.is_some() {
             return self.relay(stop).await;

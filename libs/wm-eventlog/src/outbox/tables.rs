@@ -98,17 +98,20 @@ impl Rows {
 
     /// Whether it holds a whole round of its table: more may wait.
     pub(super) fn is_full(&self) -> bool {
-        let (len, table) = match self {
-            Self::Events(rows) => (rows.len(), Table::Events),
-            Self::Batches(rows) => (rows.len(), Table::Batches),
-        };
-        i64::try_from(len).is_ok_and(|len| len >= table.rows_a_round())
+        i64::try_from(self.len()).is_ok_and(|len| len >= self.table().rows_a_round())
     }
 
     fn len(&self) -> usize {
         match self {
             Self::Events(rows) => rows.len(),
             Self::Batches(rows) => rows.len(),
+        }
+    }
+
+    fn table(&self) -> Table {
+        match self {
+            Self::Events(_) => Table::Events,
+            Self::Batches(_) => Table::Batches,
         }
     }
 
