@@ -120,7 +120,8 @@ else
   trap 'rm -f "$out"' EXIT
   report | tee "$out"
   for figure in "MQTT → committed projection, embedded" "peak RSS" "MQTT → visible in the API, embedded" "… of which until ingest committed it" "… the SQLite writer held" \
-    "MQTT → committed projection, distributed" "MQTT → visible in the API, distributed" "API list" "API detail" "API count" \
+    "MQTT → committed projection, distributed" "… CPU a reading, distributed.*w-meter" "… CPU a reading, distributed.*PostgreSQL" \
+    "… the rate .* cores allow at that CPU, distributed" "MQTT → visible in the API, distributed" "API list" "API detail" "API count" \
     "API search" "API activity" "API mixed reads" "API list.*PostgreSQL" "API search.*PostgreSQL" \
     "\`wmeter seed\`.*SQLite.*multi-row" "\`wmeter seed\`.*PostgreSQL.*multi-row" "\`wmeter seed\`.*against COPY" \
     "… until the rollups" "API a year of one meter" \

@@ -3,7 +3,9 @@
 //! through the gateway; against Mosquitto's own publish → subscribe rate
 //! with the same client. The deployment is `wm_test_support::cluster`, on
 //! the servers `make bench` starts (`WM_TEST_PG_URL`, `WM_TEST_KAFKA_BROKERS`,
-//! `WM_TEST_MOSQUITTO`).
+//! `WM_TEST_MOSQUITTO`), all on this machine's cores: the CPU each program
+//! spent per reading in the rate phase ([`cpu`]) says what share of them
+//! w-meter had, and what rate they allow.
 
 use std::time::Duration;
 
@@ -11,6 +13,7 @@ use anyhow::Context;
 use wm_test_support::cluster::{Cluster, GATEWAY_LOGIN};
 
 use crate::{
+    cpu::{self, Sample},
     fleet::{Api, Fleet, Load},
     ingest::{Args, Latencies, ingest_rate, latencies_at, latency_figure, raw_rate},
     publisher::Broker,
@@ -46,6 +49,7 @@ async fn measure(args: &Args, replicas: usize, with_latency: bool) -> anyhow::Re
     args.load.validate()?;
     let Load { gateways, meters_per_gateway, messages } = args.load;
     let (mut raw, mut ours, mut latency) = (Vec::new(), Vec::new(), Latencies::default());
+    let mut spent = Vec::new();
     for run in 1..=args.common.runs {
         let cluster = Cluster::with_ingest_replicas(&args.common.wmeter, replicas)
             .await
@@ -59,7 +63,9 @@ async fn measure(args: &Args, replicas: usize, with_latency: bool) -> anyhow::Re
         };
         let fleet = Fleet::register(api, broker, gateways, meters_per_gateway).await?;
         raw.push(raw_rate(&fleet.broker, &fleet, messages).await?);
+        let before = Sample::now();
         ours.push(ingest_rate(&fleet, messages).await?);
+        spent.push(Sample::now().since(&before));
         if with_latency {
             let period = Duration::from_secs(args.latency_seconds);
             latency.extend(latencies_at(&fleet, ours[run - 1] / 2.0, period).await?);
@@ -72,6 +78,7 @@ async fn measure(args: &Args, replicas: usize, with_latency: bool) -> anyhow::Re
     }
     let what = format!("MQTT → committed projection, distributed: {replicas} ingest replica(s) ({messages} readings)");
     report::row(&what, "events/s", &ours, Some(&raw), true, "≥ 30,000/s");
+    cpu::report(&format!("distributed, {replicas} ingest replica(s)"), &spent, messages);
     if with_latency {
         let what = format!("{}, {replicas} ingest replica(s)", latency_figure("distributed", &ours));
         latency.report(&what, "—");

@@ -7,6 +7,7 @@
 
 mod analytics;
 mod api;
+mod cpu;
 mod distributed;
 mod fleet;
 mod import;
