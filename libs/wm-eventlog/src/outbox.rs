@@ -309,9 +309,9 @@ impl Relay {
     /// SQLite's round: reads a round's rows, publishes them, then deletes
     /// exactly those.
     async fn publish_staged(&self) -> Result<(Vec<Taken>, bool), OutboxError> {
-        let mut rows = vec![Rows::Events(self.read(Table::Events).await?)];
+        let mut rows = vec![Rows::Events(tables::read(&self.db, self.source, Table::Events).await?)];
         if !rows[0].is_full() {
-            rows.push(Rows::Batches(self.read(Table::Batches).await?));
+            rows.push(Rows::Batches(tables::read(&self.db, self.source, Table::Batches).await?));
         }
         if rows.iter().all(Rows::is_empty) {
             return Ok((Vec::new(), false));
@@ -332,12 +332,6 @@ impl Relay {
         tx.commit().await?;
         self.relayed(&taken);
         Ok((taken, full))
-    }
-
-    /// SQLite's round: reads up to a round's rows of `table`.
-    async fn read<R: wm_storage::query::Row>(&self, table: Table) -> Result<Vec<R>, StorageError> {
-        let (sql, limit) = (table.select(), table.rows_a_round());
-        Ok(with_pool!(&self.db, pool => sqlx::query_as(sql).bind(self.source).bind(limit).fetch_all(pool).await)?)
     }
 
     /// Counts a round's events, taken out and published, and its rows set

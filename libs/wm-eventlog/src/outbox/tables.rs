@@ -2,7 +2,7 @@
 //! the records their rows become ([`super::staged`] for the batches).
 
 use wm_proto::Envelope;
-use wm_storage::StorageError;
+use wm_storage::{Db, StorageError, with_pool};
 
 use super::staged::{self, Split};
 use crate::{OutgoingRecord, envelopes};
@@ -20,32 +20,39 @@ impl Table {
     /// Both, the older first: a round drains it before the batches.
     pub(super) const ALL: &[Self] = &[Self::Events, Self::Batches];
 
-    /// PostgreSQL's round: takes a round's rows out, returning them.
+    /// PostgreSQL's round: takes a round's rows out, returning them: at
+    /// most `$2` rows, in staging order, while the events before each are
+    /// fewer than `$3` ([`Table::rows_a_round`], [`EVENTS_A_ROUND`]).
     pub(super) fn take_out(self) -> &'static str {
         match self {
             Self::Events => {
                 "DELETE FROM event_outbox WHERE seq IN \
-                 (SELECT seq FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT $2) \
+                 (SELECT seq FROM event_outbox WHERE source = $1 ORDER BY seq LIMIT LEAST($2, $3)) \
                  RETURNING seq, topic, record_key, envelope, traceparent, staged_at_ms"
             }
             Self::Batches => {
                 "DELETE FROM event_outbox_batch WHERE seq IN \
-                 (SELECT seq FROM event_outbox_batch WHERE source = $1 ORDER BY seq LIMIT $2) \
+                 (SELECT seq FROM (SELECT seq, events, SUM(events) OVER (ORDER BY seq) AS upto \
+                 FROM event_outbox_batch WHERE source = $1 ORDER BY seq LIMIT $2) AS round \
+                 WHERE upto - events < $3) \
                  RETURNING seq, records, events, staged_at_ms"
             }
         }
     }
 
-    /// SQLite's round: reads a round's rows.
+    /// SQLite's round: reads a round's rows, as [`Table::take_out`] takes
+    /// them.
     pub(super) fn select(self) -> &'static str {
         match self {
             Self::Events => {
                 "SELECT seq, topic, record_key, envelope, traceparent, staged_at_ms FROM event_outbox \
-                 WHERE source = $1 ORDER BY seq LIMIT $2"
+                 WHERE source = $1 ORDER BY seq LIMIT min($2, $3)"
             }
             Self::Batches => {
-                "SELECT seq, records, events, staged_at_ms FROM event_outbox_batch \
-                 WHERE source = $1 ORDER BY seq LIMIT $2"
+                "SELECT seq, records, events, staged_at_ms FROM \
+                 (SELECT seq, records, events, staged_at_ms, SUM(events) OVER (ORDER BY seq) AS upto \
+                 FROM event_outbox_batch WHERE source = $1 ORDER BY seq LIMIT $2) \
+                 WHERE upto - events < $3 ORDER BY seq"
             }
         }
     }
@@ -66,14 +73,23 @@ impl Table {
         }
     }
 
-    /// Rows a round publishes: 500 events, or 8 stagings of up to 500.
+    /// The most rows a round takes: 500 events, or 64 stagings of up to
+    /// 500 each, up to [`EVENTS_A_ROUND`].
     pub(super) fn rows_a_round(self) -> i64 {
         match self {
             Self::Events => 500,
-            Self::Batches => 8,
+            Self::Batches => 64,
         }
     }
 }
+
+/// Events a round takes, give or take its last row: a round is one append
+/// to the log and one wait for its acknowledgement, so each should carry
+/// many events however small the stagings. With eight rows a round and
+/// not this, stagings of a few dozen events (four ingest replicas at half
+/// rate) made rounds of a few hundred, fewer a second than were staged:
+/// the oldest row waited 9 s (docs/performance.md §2).
+pub(super) const EVENTS_A_ROUND: i64 = 4_000;
 
 /// Takes out, in PostgreSQL's round `tx`, up to a round's rows of `table`.
 pub(super) async fn taken_out<R: wm_storage::query::Row>(
@@ -81,8 +97,19 @@ pub(super) async fn taken_out<R: wm_storage::query::Row>(
     source: &str,
     table: Table,
 ) -> Result<Vec<R>, StorageError> {
-    let query = sqlx::query_as(table.take_out()).persistent(false).bind(source).bind(table.rows_a_round());
+    let query = sqlx::query_as(table.take_out()).persistent(false).bind(source);
+    let query = query.bind(table.rows_a_round()).bind(EVENTS_A_ROUND);
     Ok(query.fetch_all(&mut **tx).await?)
+}
+
+/// Reads, in SQLite's round, up to a round's rows of `table`.
+pub(super) async fn read<R: wm_storage::query::Row>(
+    db: &Db,
+    source: &str,
+    table: Table,
+) -> Result<Vec<R>, StorageError> {
+    let (sql, rows) = (table.select(), table.rows_a_round());
+    Ok(with_pool!(db, pool => sqlx::query_as(sql).bind(source).bind(rows).bind(EVENTS_A_ROUND).fetch_all(pool).await)?)
 }
 
 /// A round's rows, of one table.
@@ -98,7 +125,12 @@ impl Rows {
 
     /// Whether it holds a whole round of its table: more may wait.
     pub(super) fn is_full(&self) -> bool {
+        let events = match self {
+            Self::Events(rows) => rows.len(),
+            Self::Batches(rows) => rows.iter().map(|row| usize::try_from(row.events).unwrap_or_default()).sum(),
+        };
         i64::try_from(self.len()).is_ok_and(|len| len >= self.table().rows_a_round())
+            || i64::try_from(events).is_ok_and(|events| events >= EVENTS_A_ROUND)
     }
 
     fn len(&self) -> usize {

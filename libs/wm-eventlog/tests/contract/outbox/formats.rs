@@ -24,7 +24,7 @@ use crate::harness::{Harness, group, poll_count};
 
 /// A staging is one row, however many events it holds up to
 /// [`EVENTS_PER_ROW`], and its events reach the log in the order staged,
-/// across rounds of at most eight rows.
+/// round after round.
 async fn a_staging_is_one_row_and_its_events_reach_the_log_in_order(db: TestDb, harness: Harness) {
     let relay = Relay::new(db.db().clone(), harness.log.clone(), "test");
     let events: Vec<Envelope> = (0..EVENTS_PER_ROW + 12).map(|i| deleted(&format!("{i:024x}"))).collect();
@@ -35,7 +35,7 @@ async fn a_staging_is_one_row_and_its_events_reach_the_log_in_order(db: TestDb, 
         relay.stage(&mut tx, Some("registry"), std::slice::from_ref(event)).await.unwrap();
     }
     tx.commit().await.unwrap();
-    assert_eq!(batch_rows(&db).await, 12, "a row per staging, the second split once: two rounds");
+    assert_eq!(batch_rows(&db).await, 12, "a row per staging, the second split once");
     assert_eq!(waiting(&db).await, i64::try_from(events.len()).unwrap());
 
     assert_eq!(relay.flush().await.unwrap(), events.len());
