@@ -77,6 +77,34 @@ fn a_seeded_network_reads_back_through_the_api() {
     wait(&mut child, Duration::from_secs(30)).expect("stops on SIGTERM");
 }
 
+#[test]
+fn on_postgresql_a_seed_leaves_every_table_vacuumed_and_analysed() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let Some(kafka) = wm_test_support::log::kafka() else { return };
+    let Some(db) = runtime.block_on(wm_test_support::TestDb::postgres()) else { return };
+    let output = wmeter()
+        .args(["seed", "--gateways", "2", "--meters", "6", "--readings", "30", "--batch", "7"])
+        .env("WMETER_DATABASE__URL", &db.settings().url)
+        .env("WMETER_EVENT_LOG__KIND", "kafka")
+        .env("WMETER_EVENT_LOG__BROKERS", &kafka.brokers)
+        .env("WMETER_EVENT_LOG__NAMESPACE", &kafka.namespace)
+        .env("WMETER_EVENT_LOG__REPLICATION_FACTOR", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{err}");
+    assert!(err.contains("database: vacuumed and analysed in "), "{err}");
+
+    // Every table with storage, each month's partition of the readings among them.
+    let sql = "SELECT s.relname::text, s.last_vacuum IS NOT NULL AND s.last_analyze IS NOT NULL \
+               FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid WHERE c.relkind = 'r' ORDER BY 1";
+    let pool = db.postgres().unwrap();
+    let tables: Vec<(String, bool)> = runtime.block_on(sqlx::query_as(sql).fetch_all(pool)).unwrap();
+    assert!(tables.iter().any(|(name, _)| name.starts_with("readings_m")), "{tables:?}");
+    let unsettled: Vec<_> = tables.iter().filter(|(_, settled)| !settled).collect();
+    assert!(unsettled.is_empty(), "not vacuumed and analysed: {unsettled:?}");
+}
+
 /// Every index of the SQLite database at `url`: its name and definition.
 fn indexes(url: &str) -> Vec<(String, String)> {
     let runtime = tokio::runtime::Runtime::new().unwrap();
