@@ -4,7 +4,8 @@
 //! throughput against a minimal actix handler; and the analytics reads and
 //! the billing export on the same network (`analytics`); and the seeder's
 //! rate against plain loads of the same readings (`seeding`). On SQLite, or
-//! with `--postgres` on the servers `make bench` starts.
+//! with `--postgres` on the servers `make bench` starts; or with
+//! `--database` on a database seeded before.
 
 use std::{sync::Arc, time::Duration};
 
@@ -20,7 +21,7 @@ use crate::{
     Common,
     load::{self, Sample, scatter},
     report,
-    server::{Seed, Seeded, Server},
+    server::{Existing, Seed, Seeded, Server},
 };
 
 #[derive(Debug, clap::Args)]
@@ -45,8 +46,18 @@ pub struct Args {
     endpoints: Vec<Endpoint>,
     /// On a PostgreSQL database and a Kafka namespace of their own
     /// (`WM_TEST_PG_URL`, `WM_TEST_KAFKA_BROKERS`), not on SQLite.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "database")]
     postgres: bool,
+    /// Measure this database (`sqlite://…` or `postgres://…`), which
+    /// `wmeter seed` loaded before with the counts above, instead of
+    /// seeding a fresh one; the seeder's rows are then left out. A seed at
+    /// DESIGN §10's scale takes most of an hour, the API's figures minutes.
+    #[arg(long)]
+    database: Option<String>,
+    /// With a PostgreSQL `--database`, the Kafka namespace it was seeded
+    /// with (`WMETER_EVENT_LOG__NAMESPACE`), on `WM_TEST_KAFKA_BROKERS`.
+    #[arg(long, requires = "database")]
+    namespace: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -143,10 +154,13 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let endpoints: Arc<[Endpoint]> = args.endpoints.iter().copied().collect();
     let seed = Seed { gateways: args.gateways, meters: args.meters, readings: args.readings };
     let duration = Duration::from_secs(args.seconds);
-    let mut server = if args.postgres {
-        Server::start_on_postgres(&args.common.wmeter, Some(seed)).await?
-    } else {
-        Server::start(&args.common.wmeter, Some(seed), None).await?
+    let mut server = match &args.database {
+        Some(url) => {
+            let existing = Existing { url: url.clone(), namespace: args.namespace.clone() };
+            Server::start_on_existing(&args.common.wmeter, &existing).await?
+        }
+        None if args.postgres => Server::start_on_postgres(&args.common.wmeter, Some(seed)).await?,
+        None => Server::start(&args.common.wmeter, Some(seed), None).await?,
     };
     let client = wm_http::client::builder().pool_max_idle_per_host(args.clients).build()?;
     let token = Arc::new(server.sign_in().await?.token);
@@ -188,8 +202,13 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     }
     let minimal = minimal_handler(&client, args.clients, duration).await?;
 
-    let backend = if args.postgres { "PostgreSQL" } else { "SQLite" };
-    let scale = format!("{} gateways, {} meters, {} readings, {backend}", args.gateways, args.meters, args.readings);
+    let postgres = !server.database_url().starts_with("sqlite:");
+    let backend = if postgres { "PostgreSQL" } else { "SQLite" };
+    let seeded_before = if args.database.is_some() { ", seeded before the run" } else { "" };
+    let scale = format!(
+        "{} gateways, {} meters, {} readings, {backend}{seeded_before}",
+        args.gateways, args.meters, args.readings
+    );
     for ((endpoint, ours), bare) in endpoints.iter().zip(&ours).zip(&bare) {
         let what = format!("API {}, {} clients, {scale}{}", endpoint.name(), args.clients, ours.failure_note());
         report::row(&what, "ms", &ours.latencies_ms, Some(&bare.latencies_ms), false, endpoint.goal());
@@ -210,7 +229,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     // each database is tens of gigabytes).
     drop(server);
     if let Some(seeded) = seeded {
-        seeder_rows(seed, seeded, args.postgres, &scale).await?;
+        seeder_rows(seed, seeded, postgres, &scale).await?;
     }
     Ok(())
 }

@@ -60,7 +60,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         writer_busy.push(100.0 * turns.held() / phase.elapsed().as_secs_f64());
         writer_sites = turns.top(3);
         drop(server);
-        let off = [("WMETER_ANALYTICS__ROLLUPS", "false")];
+        let off = [("WMETER_ANALYTICS__ROLLUPS", "false".to_owned())];
         let server = Server::start_with(&args.common.wmeter, None, None, &off).await?;
         let fleet = Fleet::register(server.sign_in().await?, server.broker(), gateways, meters_per_gateway).await?;
         without.push(ingest_rate(&fleet, messages).await?);

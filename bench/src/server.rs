@@ -2,7 +2,8 @@
 //! database in a temporary folder, free ports on 127.0.0.1. Or, for the
 //! API at scale on PostgreSQL, the same process on a fresh PostgreSQL
 //! database and a Kafka namespace of its own, on the servers `make bench`
-//! starts ([`Server::start_on_postgres`]).
+//! starts ([`Server::start_on_postgres`]). Or on a database seeded before
+//! the run, served as it is ([`Server::start_on_existing`]).
 
 use std::{
     io::Write,
@@ -11,7 +12,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use anyhow::{Context, bail};
+use anyhow::{Context, bail, ensure};
 use wm_test_support::{TestDb, servers};
 
 use crate::{fleet::Api, publisher::Broker};
@@ -33,10 +34,25 @@ pub struct Server {
     child: Child,
     /// Its warnings and errors.
     log: PathBuf,
-    dir: tempfile::TempDir,
-    /// The PostgreSQL database, when the server keeps its state there;
-    /// dropped after the process.
+    /// Its files (the SQLite database, the signing key, the log), removed
+    /// after the process.
+    _dir: tempfile::TempDir,
+    /// Where it keeps its state.
+    database_url: String,
+    /// The PostgreSQL database, when the server keeps its state in one of
+    /// its own; dropped after the process.
     postgres: Option<TestDb>,
+}
+
+/// A database `wmeter seed` loaded before the run (`wm-bench api
+/// --database`): served as it is, neither seeded nor dropped.
+#[derive(Clone, Debug)]
+pub struct Existing {
+    /// `sqlite://…` or `postgres://…`.
+    pub url: String,
+    /// On PostgreSQL, the Kafka namespace it was seeded with, on the broker
+    /// at `WM_TEST_KAFKA_BROKERS`.
+    pub namespace: Option<String>,
 }
 
 /// What `wmeter seed` reported: devices and readings a second.
@@ -111,19 +127,22 @@ impl Server {
     /// at `WM_TEST_KAFKA_BROKERS`: every service in one process, as in the
     /// embedded mode, but on the distributed mode's storage.
     pub async fn start_on_postgres(wmeter: &Path, seed: Option<Seed>) -> anyhow::Result<Server> {
-        let brokers = servers::kafka_brokers().context("PostgreSQL's figures need WM_TEST_KAFKA_BROKERS")?;
         let db = TestDb::postgres().await.context("PostgreSQL's figures need WM_TEST_PG_URL")?;
         let namespace = format!("bench{}.", uuid::Uuid::now_v7().simple());
-        let settings = [
-            ("WMETER_DATABASE__URL", db.settings().url.as_str()),
-            ("WMETER_EVENT_LOG__KIND", "kafka"),
-            ("WMETER_EVENT_LOG__BROKERS", brokers.as_str()),
-            ("WMETER_EVENT_LOG__NAMESPACE", namespace.as_str()),
-            ("WMETER_EVENT_LOG__REPLICATION_FACTOR", "1"),
-        ];
+        let settings = on_postgres(&db.settings().url, &namespace)?;
         let mut server = Self::start_with(wmeter, seed, None, &settings).await?;
         server.postgres = Some(db);
         Ok(server)
+    }
+
+    /// [`start`](Self::start) on `existing`, without seeding it.
+    pub async fn start_on_existing(wmeter: &Path, existing: &Existing) -> anyhow::Result<Server> {
+        if existing.url.starts_with("sqlite:") {
+            ensure!(existing.namespace.is_none(), "--namespace: SQLite's event log has no namespace");
+            return Self::start_with(wmeter, None, None, &[("WMETER_DATABASE__URL", existing.url.clone())]).await;
+        }
+        let namespace = existing.namespace.as_deref().context("--namespace: the one the database was seeded with")?;
+        Self::start_with(wmeter, None, None, &on_postgres(&existing.url, namespace)?).await
     }
 
     /// [`start`](Self::start), configured further by `settings`
@@ -132,7 +151,7 @@ impl Server {
         wmeter: &Path,
         seed: Option<Seed>,
         dashboard: Option<&Path>,
-        settings: &[(&str, &str)],
+        settings: &[(&str, String)],
     ) -> anyhow::Result<Server> {
         let dir = tempfile::tempdir()?;
         let (http_port, mqtt_port) = (wm_test_support::ports::for_server(), wm_test_support::ports::for_server());
@@ -154,7 +173,9 @@ impl Server {
             ("WMETER_TELEMETRY__GATEWAY_RATE_PER_SEC", "0".to_owned()),
             ("WMETER_LOG__LEVEL", "warn".to_owned()),
         ];
-        env.extend(settings.iter().map(|(key, value)| (*key, (*value).to_owned())));
+        env.extend(settings.iter().cloned());
+        let database_url =
+            env.iter().rev().find(|(key, _)| *key == "WMETER_DATABASE__URL").context("a database")?.1.clone();
         let mut add = Command::new(wmeter)
             .args(["user", "add", "--username", ADMIN.0, "--role", "admin"])
             .envs(env.iter().cloned())
@@ -165,8 +186,11 @@ impl Server {
             .with_context(|| format!("cannot run {}", wmeter.display()))?;
         writeln!(add.stdin.take().context("stdin")?, "{}", ADMIN.1)?;
         let added = add.wait_with_output()?;
-        if !added.status.success() {
-            bail!("wmeter user add: {}", String::from_utf8_lossy(&added.stderr));
+        let refusal = String::from_utf8_lossy(&added.stderr);
+        // An existing database has the bench's admin from an earlier run.
+        let added_before = seed.is_none() && refusal.contains("is taken");
+        if !added.status.success() && !added_before {
+            bail!("wmeter user add: {refusal}");
         }
         let mut seeded = None;
         if let Some(Seed { gateways, meters, readings }) = seed {
@@ -195,7 +219,8 @@ impl Server {
             seeded,
             child,
             log: log_path,
-            dir,
+            _dir: dir,
+            database_url,
             postgres: None,
         };
         server.wait_ready().await?;
@@ -230,10 +255,7 @@ impl Server {
 impl Server {
     /// The server's database, for the raw queries.
     pub fn database_url(&self) -> String {
-        match &self.postgres {
-            Some(db) => db.settings().url.clone(),
-            None => format!("sqlite://{}/wmeter.db", self.dir.path().display()),
-        }
+        self.database_url.clone()
     }
 
     /// Stops the process; its database stays until the server is dropped.
@@ -241,6 +263,19 @@ impl Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The settings that put a server on the PostgreSQL database at `url`, its
+/// event log on the Kafka broker at `WM_TEST_KAFKA_BROKERS` in `namespace`.
+fn on_postgres(url: &str, namespace: &str) -> anyhow::Result<[(&'static str, String); 5]> {
+    let brokers = servers::kafka_brokers().context("PostgreSQL's figures need WM_TEST_KAFKA_BROKERS")?;
+    Ok([
+        ("WMETER_DATABASE__URL", url.to_owned()),
+        ("WMETER_EVENT_LOG__KIND", "kafka".to_owned()),
+        ("WMETER_EVENT_LOG__BROKERS", brokers),
+        ("WMETER_EVENT_LOG__NAMESPACE", namespace.to_owned()),
+        ("WMETER_EVENT_LOG__REPLICATION_FACTOR", "1".to_owned()),
+    ])
 }
 
 /// `field` (`VmRSS`, `VmHWM`) of process `pid`, in MiB.
