@@ -14,7 +14,7 @@ use wm_device_registry::storage::{
     lists::{self, Filter, Page},
     rows::MeterRow,
 };
-use wm_storage::{DatabaseSettings, Db};
+use wm_storage::{Backend, DatabaseSettings, Db};
 use wm_telemetry_ingest::storage::reads::{self, Slice};
 
 use crate::{
@@ -202,7 +202,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     }
     let minimal = minimal_handler(&client, args.clients, duration).await?;
 
-    let postgres = !server.database_url().starts_with("sqlite:");
+    let postgres = db.backend() == Backend::Postgres;
     let backend = if postgres { "PostgreSQL" } else { "SQLite" };
     let seeded_before = if args.database.is_some() { ", seeded before the run" } else { "" };
     let scale = format!(

@@ -13,6 +13,7 @@ use std::{
 };
 
 use anyhow::{Context, bail, ensure};
+use wm_storage::{Backend, DatabaseSettings};
 use wm_test_support::{TestDb, servers};
 
 use crate::{fleet::Api, publisher::Broker};
@@ -137,7 +138,7 @@ impl Server {
 
     /// [`start`](Self::start) on `existing`, without seeding it.
     pub async fn start_on_existing(wmeter: &Path, existing: &Existing) -> anyhow::Result<Server> {
-        if existing.url.starts_with("sqlite:") {
+        if DatabaseSettings::with_url(&existing.url).backend()? == Backend::Sqlite {
             ensure!(existing.namespace.is_none(), "--namespace: SQLite's event log has no namespace");
             return Self::start_with(wmeter, None, None, &[("WMETER_DATABASE__URL", existing.url.clone())]).await;
         }
