@@ -109,7 +109,8 @@ pub fn reading_place(i: u64, meters: u32, count: u64) -> (u64, f64) {
 }
 
 /// Telemetry from `from_us` to `to_us` is coming: on PostgreSQL, the
-/// partitions of its months, so that no row of it waits in a default one.
+/// partitions of its months, so that none of it lands in the past or the
+/// future.
 pub async fn months(db: &Db, from_us: i64, to_us: i64) -> Result<(), StorageError> {
     partitions::cover(db, from_us, to_us).await.map(drop)
 }
