@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
+
 use tokio_util::sync::CancellationToken;
 use wm_eventlog::EventLog;
 
@@ -62,11 +64,18 @@ pub async fn run(ingest: IngestState, log: Option<Arc<dyn EventLog>>, stop: Canc
     }
 }
 
+/// The span, in µs, whose months PostgreSQL's partitions are kept ready
+/// for at `now`: readings a month late, unless the retention's limit
+/// `before` is nearer (a month made behind it would be dropped at once, and
+/// made again at the next prune), to two months ahead.
+pub fn months_kept_ready(now: DateTime<Utc>, before: DateTime<Utc>) -> (i64, i64) {
+    ((now - PARTITIONS_BEHIND).max(before).timestamp_micros(), (now + PARTITIONS_AHEAD).timestamp_micros())
+}
+
 /// Makes the coming months' partitions (PostgreSQL) and drops those
 /// wholly older than `before`.
-async fn partitions(ingest: &IngestState, before: chrono::DateTime<chrono::Utc>) {
-    let now = ingest.clock.now();
-    let (from, to) = ((now - PARTITIONS_BEHIND).timestamp_micros(), (now + PARTITIONS_AHEAD).timestamp_micros());
+async fn partitions(ingest: &IngestState, before: DateTime<Utc>) {
+    let (from, to) = months_kept_ready(ingest.clock.now(), before);
     match partitions::cover(&ingest.db, from, to).await {
         Ok(0) => {}
         Ok(created) => tracing::info!(created, "telemetry partitions made for the coming months"),

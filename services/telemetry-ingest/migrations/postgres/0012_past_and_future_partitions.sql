@@ -85,7 +85,7 @@ BEGIN
 END $$;
 
 SELECT pg_advisory_xact_lock(hashtext('telemetry_partitions'));
-SELECT telemetry_default_to_ends(t) FROM unnest(ARRAY['readings', 'gateway_activity', 'ble_activity']) AS t;
+SELECT telemetry_default_to_ends(t) FROM unnest(ARRAY['gateway_activity', 'ble_activity', 'readings']) AS t;
 DROP FUNCTION telemetry_default_to_ends(TEXT);
 DROP FUNCTION telemetry_month_partition(TEXT, DATE);
 DROP FUNCTION telemetry_kept_end(TEXT);
@@ -112,16 +112,40 @@ BEGIN
     EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES %s', parent, edge, edge_bound);
 END $$;
 
--- Gives `parent` a partition for each month from the one starting on
--- `first_day` to the one starting on `last_day`, and for each month between
--- those and the months it has, so that its months stay one after the
--- other; returns how many it made. Months are taken from the past downwards,
--- then from the future upwards. A month the rows an upgrade kept cover
--- (`<parent>_before_YYYYMM`, migration 9) is not made: those rows stay
--- where they are until the retention drops them whole.
-CREATE FUNCTION telemetry_months_cover(parent TEXT, first_day DATE, last_day DATE) RETURNS INTEGER
+-- Waits for the other replicas' work on the partitions, then makes a lock
+-- on a table that is not had within 2 s fail the transaction: a detach or
+-- a drop waiting behind a long read would queue every later reader of the
+-- table behind it. Returns the lock timeout it replaced, for the caller to
+-- put back.
+CREATE FUNCTION telemetry_partitions_turn() RETURNS TEXT
 LANGUAGE plpgsql AS $$
 DECLARE
+    waited TEXT := current_setting('lock_timeout');
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('telemetry_partitions'));
+    PERFORM set_config('lock_timeout', '2s', true);
+    RETURN waited;
+END $$;
+
+-- Gives `parent` a partition for each month from the one holding `from_us`
+-- to the one holding `to_us` (µs since the epoch), and for each month
+-- between those and the months it has, so that its months stay one after
+-- the other; returns how many it made. Months are taken from the past
+-- downwards, then from the future upwards. A month the rows an upgrade
+-- kept cover (`<parent>_before_YYYYMM`, migration 9) is not made: those
+-- rows stay where they are until the retention drops them whole.
+--
+-- One table a call, in a transaction of its own (`storage::partitions`):
+-- the table is locked to the end of it, and a transaction that locked two
+-- of them could deadlock with ingest, which writes several in one. Takes
+-- turns with other replicas; a lock not had within 2 s fails it, and the
+-- caller tries again later, the future taking the month's rows meanwhile.
+CREATE FUNCTION telemetry_table_cover(parent TEXT, from_us BIGINT, to_us BIGINT) RETURNS INTEGER
+LANGUAGE plpgsql AS $$
+DECLARE
+    waited TEXT := telemetry_partitions_turn();
+    first_day DATE := telemetry_month_of(from_us);
+    last_day DATE := telemetry_month_of(to_us);
     past TEXT;
     past_end BIGINT;
     future TEXT;
@@ -147,79 +171,59 @@ BEGIN
         made := made + 1;
         month_day := (month_day + INTERVAL '1 month')::DATE;
     END LOOP;
+    PERFORM set_config('lock_timeout', waited, true);
     RETURN made;
 END $$;
 
--- Waits for the other replicas' work on the partitions, then makes a lock
--- on a table that is not had within 2 s fail the transaction: a detach or
--- a drop waiting behind a long read would queue every later reader of the
--- table behind it. Returns the lock timeout it replaced, for the caller to
--- put back.
-CREATE FUNCTION telemetry_partitions_turn() RETURNS TEXT
+-- Drops every partition of `parent` that ends at or before `before_us`
+-- once a month or the rows an upgrade kept are among them: those, and the
+-- past with them, whose rows are all older still. An empty past is made
+-- again up to the oldest partition left. Returns how many it dropped, the
+-- past included. One table a call, as `telemetry_table_cover`.
+CREATE FUNCTION telemetry_table_drop_before(parent TEXT, before_us BIGINT) RETURNS INTEGER
 LANGUAGE plpgsql AS $$
 DECLARE
-    waited TEXT := current_setting('lock_timeout');
-BEGIN
-    PERFORM pg_advisory_xact_lock(hashtext('telemetry_partitions'));
-    PERFORM set_config('lock_timeout', '2s', true);
-    RETURN waited;
-END $$;
-
--- Gives every time-series table a partition for each month from the one
--- holding `from_us` to the one holding `to_us` (µs since the epoch), and
--- for the months between those and its own; returns how many it created.
--- Replicas doing this at once take turns; a lock not had within 2 s fails
--- it, and the caller tries again later, the future taking the month's rows
--- meanwhile.
-CREATE OR REPLACE FUNCTION telemetry_partitions_cover(from_us BIGINT, to_us BIGINT) RETURNS INTEGER
-LANGUAGE plpgsql AS $$
-DECLARE
-    parent TEXT;
-    created INTEGER := 0;
     waited TEXT := telemetry_partitions_turn();
-BEGIN
-    FOREACH parent IN ARRAY ARRAY['readings', 'gateway_activity', 'ble_activity'] LOOP
-        created := created + telemetry_months_cover(parent, telemetry_month_of(from_us), telemetry_month_of(to_us));
-    END LOOP;
-    PERFORM set_config('lock_timeout', waited, true);
-    RETURN created;
-END $$;
-
--- Drops every partition that ends at or before `before_us` once a month or
--- the rows an upgrade kept are among them: those, and the past with them,
--- whose rows are all older still. An empty past is made again up to the
--- oldest partition left. Returns how many it dropped, the past included.
--- Takes turns, and fails on a lock, as `telemetry_partitions_cover` does.
-CREATE OR REPLACE FUNCTION telemetry_partitions_drop_before(before_us BIGINT) RETURNS INTEGER
-LANGUAGE plpgsql AS $$
-DECLARE
-    parent TEXT;
     part TEXT;
     oldest BIGINT;
     dropped INTEGER := 0;
-    waited TEXT := telemetry_partitions_turn();
 BEGIN
-    FOREACH parent IN ARRAY ARRAY['readings', 'gateway_activity', 'ble_activity'] LOOP
-        -- Once a month, not each time the retention's hour comes round
-        -- while the past alone has ended: the batched `DELETE`s take its
-        -- rows meanwhile.
-        CONTINUE WHEN NOT EXISTS (
-            SELECT 1 FROM telemetry_partition_ranges(parent) r WHERE r.high <= before_us AND r.part <> parent || '_past');
+    -- Once a month, not each time the retention's hour comes round while
+    -- the past alone has ended: the batched `DELETE`s take its rows
+    -- meanwhile.
+    IF EXISTS (SELECT 1 FROM telemetry_partition_ranges(parent) r
+               WHERE r.high <= before_us AND r.part <> parent || '_past') THEN
         FOR part IN SELECT r.part FROM telemetry_partition_ranges(parent) r WHERE r.high <= before_us LOOP
             EXECUTE format('DROP TABLE %I', part);
             dropped := dropped + 1;
         END LOOP;
         SELECT min(r.low) INTO oldest FROM telemetry_partition_ranges(parent) r;
         EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (MINVALUE) TO (%s)', parent || '_past', parent, oldest);
-    END LOOP;
+    END IF;
     PERFORM set_config('lock_timeout', waited, true);
     RETURN dropped;
 END $$;
 
+-- The previous release's calls, every table in one transaction, now in the
+-- order ingest writes them, so that they wait for a writer rather than
+-- deadlock with it. This release calls the functions above, one table at a
+-- time; these go once no pod of the previous release runs.
+CREATE OR REPLACE FUNCTION telemetry_partitions_cover(from_us BIGINT, to_us BIGINT) RETURNS INTEGER
+LANGUAGE sql AS $$
+    SELECT sum(telemetry_table_cover(t, from_us, to_us))::INTEGER
+    FROM unnest(ARRAY['gateway_activity', 'ble_activity', 'readings']) AS t
+$$;
+
+CREATE OR REPLACE FUNCTION telemetry_partitions_drop_before(before_us BIGINT) RETURNS INTEGER
+LANGUAGE sql AS $$
+    SELECT sum(telemetry_table_drop_before(t, before_us))::INTEGER
+    FROM unnest(ARRAY['gateway_activity', 'ble_activity', 'readings']) AS t
+$$;
+
 DROP FUNCTION telemetry_partition_end(TEXT);
 
 -- As migration 9: the month before this one to the one after next.
-SELECT telemetry_partitions_cover(
+SELECT telemetry_table_cover(t,
     (extract(epoch FROM now() - INTERVAL '1 month') * 1000000)::BIGINT,
-    (extract(epoch FROM now() + INTERVAL '2 months') * 1000000)::BIGINT
-);
+    (extract(epoch FROM now() + INTERVAL '2 months') * 1000000)::BIGINT)
+FROM unnest(ARRAY['gateway_activity', 'ble_activity', 'readings']) AS t;

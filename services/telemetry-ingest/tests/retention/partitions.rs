@@ -5,9 +5,11 @@
 //! rows from it; a month past the retention is dropped whole, with the
 //! past. SQLite keeps each series in one table.
 
-use chrono::{Datelike, TimeZone, Utc};
+use std::time::Duration;
+
+use chrono::{Datelike, TimeDelta, TimeZone, Utc};
 use wm_storage::{Db, Migrations, with_pool};
-use wm_telemetry_ingest::{MIGRATIONS, storage::partitions};
+use wm_telemetry_ingest::{MIGRATIONS, retention, storage::partitions};
 use wm_test_support::TestDb;
 
 use super::{DAY, count, exec};
@@ -87,7 +89,7 @@ async fn ranges(db: &Db, table: &str) -> Vec<Range> {
     assert_eq!(ranges.first().map(|r| r.1), Some(None), "{table} starts at MINVALUE: {ranges:?}");
     assert_eq!(ranges.last().map(|r| r.2), Some(None), "{table} ends at MAXVALUE: {ranges:?}");
     for pair in ranges.windows(2) {
-        assert_eq!(pair[0].2, pair[1].1, "{table} has a gap or an overlap: {ranges:?}");
+        assert!(pair[0].2.is_some() && pair[0].2 == pair[1].1, "{table} has a gap or an overlap: {ranges:?}");
     }
     ranges
 }
@@ -153,13 +155,16 @@ async fn every_row_has_a_partition_and_a_month_made_next_to_an_end_takes_its_row
     assert_eq!(partitions::drop_before(&db, past_end - 1).await.unwrap(), 0, "the oldest month is not over");
     assert_eq!(partitions::drop_before(&db, past_end).await.unwrap(), 6);
     assert_eq!(partitions::drop_before(&db, past_end).await.unwrap(), 0, "dropped once");
-    let kept = vec![
-        row("ahead", format!("readings_m{}", month(ahead))),
-        row("far", "readings_future".to_owned()),
-        row("now", this_month),
-    ];
-    assert_eq!(placement(&db, "readings").await, kept);
-    assert_eq!(ranges(&db, "readings").await[0], ("readings_past".to_owned(), None, Some(past_end)));
+    for table in SERIES {
+        let part = |suffix: &str| format!("{table}_{suffix}");
+        let kept = vec![
+            row("ahead", part(&format!("m{}", month(ahead)))),
+            row("far", part("future")),
+            row("now", part(&format!("m{}", month(rows[3].1)))),
+        ];
+        assert_eq!(placement(&db, table).await, kept, "{table}");
+        assert_eq!(ranges(&db, table).await[0], (part("past"), None, Some(past_end)), "{table}");
+    }
     exec(&db, INSERT_READING, "old", micros(2019, 3, 10)).await;
     assert!(placement(&db, "readings").await.contains(&row("old", "readings_past".to_owned())));
 }
@@ -204,7 +209,10 @@ async fn an_upgrade_moves_the_default_partitions_rows_and_fills_the_gaps_between
     // Migration 9 made the months up to the one after next; one made
     // further ahead by itself, as migration 9's functions allowed, leaves
     // a gap of one month.
-    assert_eq!(partitions::cover(&db, month_start(4), month_start(4)).await.unwrap(), 3);
+    let cover = "SELECT telemetry_partitions_cover($1, $1)";
+    let made: i32 =
+        with_pool!(db.db(), pool => sqlx::query_scalar(cover).bind(month_start(4)).fetch_one(pool).await).unwrap();
+    assert_eq!(made, 3);
     let rows = [
         ("far", month_start(5) + 5 * 365 * DAY),
         ("gap", month_start(3) + DAY),
@@ -233,24 +241,55 @@ async fn an_upgrade_moves_the_default_partitions_rows_and_fills_the_gaps_between
 }
 
 #[tokio::test]
-async fn a_month_that_waits_behind_a_long_read_fails_whole_and_is_made_on_the_next_try() {
+async fn each_table_is_done_alone_so_a_writer_holding_one_waits_for_nothing_and_the_rest_are_made() {
     let Some(db) = TestDb::postgres().await else { return };
     db.migrate(&MIGRATIONS).await.unwrap();
     let Db::Postgres(pool) = db.db() else { unreachable!("PostgreSQL") };
-    let before = ranges(&db, "readings").await;
+    let before = ranges(&db, "gateway_activity").await;
     let future_start = before[before.len() - 1].1.unwrap();
-    // A read holds the tables until it ends: taking a month from the
-    // future would queue every later reader behind it.
-    let mut reading = pool.begin().await.unwrap();
-    sqlx::query("SELECT count(*) FROM readings").execute(&mut *reading).await.unwrap();
-    let waited =
-        tokio::time::timeout(std::time::Duration::from_secs(60), partitions::cover(&db, future_start, future_start));
+    // A writer in the midst of a batch holds the activity, and will write
+    // the readings next, as ingest does.
+    let mut writer = pool.begin().await.unwrap();
+    let activity = "INSERT INTO gateway_activity (event_id, gateway_id, mqtt_topic, action, occurred_at) \
+                    VALUES ('w', 'g', 't', 'reading', $1)";
+    sqlx::query(activity).bind(Utc::now().timestamp_micros()).execute(&mut *writer).await.unwrap();
+
+    // The activity's month waits 2 s for the writer, then fails whole; the
+    // other tables get theirs, each committed on its own.
+    let waited = tokio::time::timeout(Duration::from_secs(60), partitions::cover(&db, future_start, future_start));
     let failed = waited.await.expect("gives up on the lock").unwrap_err();
     assert!(format!("{failed:?}").contains("lock timeout"), "{failed:?}");
-    assert_eq!(ranges(&db, "readings").await, before, "nothing half made");
+    assert_eq!(ranges(&db, "gateway_activity").await, before, "nothing half made");
+    let new_month = format!("m{}", month(future_start));
+    for table in ["ble_activity", "readings"] {
+        assert!(ranges(&db, table).await.iter().any(|r| r.0 == format!("{table}_{new_month}")), "{table}");
+    }
+    // So the writer's next table is not held: its batch goes on, into the
+    // month just made.
+    let reading = sqlx::query(INSERT_READING).bind("w").bind(future_start + DAY).execute(&mut *writer);
+    tokio::time::timeout(Duration::from_secs(60), reading).await.expect("the readings are not held").unwrap();
+    writer.commit().await.unwrap();
+    assert!(placement(&db, "readings").await.contains(&row("w", format!("readings_{new_month}"))));
 
-    reading.commit().await.unwrap();
-    assert_eq!(partitions::cover(&db, future_start, future_start).await.unwrap(), 3);
+    assert_eq!(partitions::cover(&db, future_start, future_start).await.unwrap(), 1, "the activity's, on the next try");
+}
+
+#[tokio::test]
+async fn with_a_weeks_retention_a_month_is_made_and_dropped_once_not_at_every_prune() {
+    let Some(db) = TestDb::postgres().await else { return };
+    db.migrate(&MIGRATIONS).await.unwrap();
+    // Late in next month: a month behind it, this month, ended more than a
+    // week before.
+    let now = Utc.timestamp_micros(month_start(1) + 19 * DAY).unwrap();
+    let before = now - TimeDelta::days(7);
+    let prune = async || {
+        let (from, to) = retention::months_kept_ready(now, before);
+        let made = partitions::cover(&db, from, to).await.unwrap();
+        (made, partitions::drop_before(&db, before.timestamp_micros()).await.unwrap())
+    };
+    let (_, dropped) = prune().await;
+    assert!(dropped > 0, "the months behind the week go");
+    assert_eq!(prune().await, (0, 0), "and are not made again");
 }
 
 #[tokio::test]
