@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-
 use tokio_util::sync::CancellationToken;
 use wm_eventlog::EventLog;
 

@@ -224,7 +224,7 @@ $$;
 DROP FUNCTION telemetry_partition_end(TEXT);
 
 -- As migration 9: the month before this one to the one after next.
-SELECT telemetry_table_cover(t,
+SELECT telemetry_partitions_cover(
     (extract(epoch FROM now() - INTERVAL '1 month') * 1000000)::BIGINT,
-    (extract(epoch FROM now() + INTERVAL '2 months') * 1000000)::BIGINT)
-FROM unnest(ARRAY['gateway_activity', 'ble_activity', 'readings']) AS t;
+    (extract(epoch FROM now() + INTERVAL '2 months') * 1000000)::BIGINT
+);
