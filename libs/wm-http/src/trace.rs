@@ -4,7 +4,10 @@
 //! join the caller's trace. The span names the route template (`route`,
 //! never the raw path's ids), the signed-in user (`user`, recorded by
 //! [`require_token`](crate::auth::require_token)) and the answer's
-//! `status`. [`propagate`] makes the current span the parent of an outgoing
+//! `status`. The route is recorded with the answer, once the router has
+//! matched it: before routing, finding it means trying the app's routes
+//! one by one, a second routing that cost some 5 % of a request's CPU
+//! (docs/performance.md §3). [`propagate`] makes the current span the parent of an outgoing
 //! request (the gateway's call to a service).
 
 use std::collections::HashMap;
@@ -23,12 +26,11 @@ pub async fn request(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, Error> {
-    let route = req.match_pattern();
     let span = tracing::info_span!(
         "request",
         method = %req.method(),
         path = %req.path(),
-        route = route.as_deref().unwrap_or("unmatched"),
+        route = tracing::field::Empty,
         user = tracing::field::Empty,
         status = tracing::field::Empty,
     );
@@ -42,7 +44,12 @@ pub async fn request(
     }
     let response = next.call(req).instrument(span.clone()).await;
     let status = match &response {
-        Ok(response) => response.status(),
+        Ok(response) => {
+            // Routed: the matched resource's pattern, found by its index.
+            let route = response.request().match_pattern();
+            span.record("route", route.as_deref().unwrap_or("unmatched"));
+            response.status()
+        }
         Err(e) => e.as_response_error().status_code(),
     };
     span.record("status", status.as_u16());
@@ -140,7 +147,13 @@ mod tests {
         let anonymous = test::TestRequest::get().uri("/api/things/0123").to_request();
         let refused = test::call_service(&app, anonymous).await;
         assert_eq!(refused.status(), 401, "no token: refused before the handler, as a response");
-        assert_eq!(fields.0.lock().unwrap().get("status").map(String::as_str), Some("401"));
+        let seen = fields.0.lock().unwrap().clone();
+        assert_eq!(seen.get("status").map(String::as_str), Some("401"), "{seen:?}");
+        assert_eq!(seen.get("route").map(String::as_str), Some("/api/things/{id}"), "named though never routed");
+
+        let nowhere = test::TestRequest::get().uri("/elsewhere").to_request();
+        assert_eq!(test::call_service(&app, nowhere).await.status(), 404);
+        assert_eq!(fields.0.lock().unwrap().get("route").map(String::as_str), Some("unmatched"));
     }
 
     #[actix_web::test]
