@@ -7,8 +7,8 @@
 //! `status`. The route is recorded with the answer, once the router has
 //! matched it: before routing, finding it means trying the app's routes
 //! one by one, a second routing that cost some 5 % of a request's CPU
-//! (docs/performance.md §3). [`propagate`] makes the current span the parent of an outgoing
-//! request (the gateway's call to a service).
+//! (docs/performance.md §3). [`propagate`] makes the current span the
+//! parent of an outgoing request (the gateway's call to a service).
 
 use std::collections::HashMap;
 
