@@ -3,7 +3,12 @@
 //! result is saved, and the events and the audit record are staged in the
 //! outbox, all in one transaction.
 
-use std::{collections::BTreeMap, sync::Arc};
+use std::{
+    collections::{BTreeMap, HashMap},
+    sync::Arc,
+};
+
+use chrono::{DateTime, TimeDelta, Utc};
 
 use tracing::Instrument;
 use wm_domain::{Clock, DeviceId, DeviceKind};
@@ -19,7 +24,7 @@ use crate::{
     error::RegistryError,
     import::{NewDevice, RowError},
     messages::{EDIT_PHONE_IN_USE, already_in_use},
-    storage::{devices, identifiers},
+    storage::{devices, identifiers, registrations},
 };
 
 /// The record key of every registry event. **Decision:** one key, so the
@@ -58,7 +63,7 @@ impl Actions {
         ];
         self.execute(attempt, DeviceKind::Gateway, id, already_in_use, async |tx: &mut Tx| {
             refuse_taken(tx, id, &wanted, already_in_use).await?;
-            let registered_at = devices::next_registered_at(tx, DeviceKind::Gateway, self.clock.now()).await?;
+            let registered_at = devices::next_registered_at(tx, DeviceKind::Gateway, self.clock.now(), 1).await?;
             let command = gateway::Command::Register { id, registered_at, gateway: new };
             Ok(gateway::decide(None, false, command)?)
         })
@@ -72,7 +77,7 @@ impl Actions {
         let wanted = vec![("serialNumber", new.serial_number.to_string()), ("bleAddress", new.ble_address.to_string())];
         self.execute(attempt, DeviceKind::Meter, id, already_in_use, async |tx: &mut Tx| {
             refuse_taken(tx, id, &wanted, already_in_use).await?;
-            let registered_at = devices::next_registered_at(tx, DeviceKind::Meter, self.clock.now()).await?;
+            let registered_at = devices::next_registered_at(tx, DeviceKind::Meter, self.clock.now(), 1).await?;
             Ok(meter::decide(None, false, meter::Command::Register { id, registered_at, meter: new })?)
         })
         .await?;
@@ -115,9 +120,11 @@ impl Actions {
     /// [`IMPORT_CHUNK`] to a transaction, each as a registration is: its
     /// event and its audit record. A row whose identifiers another device
     /// took since the check is skipped with the spec's "already in use".
-    /// Returns how many were registered, and the rows skipped. A chunk's
-    /// identifiers are looked up in one statement, and its events and
-    /// audit records staged in one each (docs/devices-csv.md "Speed").
+    /// Returns how many were registered, and the rows skipped. A chunk is
+    /// some ten statements whatever its size: its identifiers looked up in
+    /// one, its devices written in a few ([`registrations::register`]), its
+    /// events and audit records staged in one each (docs/devices-csv.md
+    /// "Speed").
     pub async fn register_all(
         &self,
         attempt: &Attempt,
@@ -128,14 +135,11 @@ impl Actions {
             let mut tx = self.db.begin_write().await?;
             let wanted: identifiers::Identifiers = chunk.iter().flat_map(|(_, device)| device.identifiers()).collect();
             // Read beside the transaction: SQLite's writer is this one, and
-            // on PostgreSQL the primary key still refuses a pair taken since.
+            // on PostgreSQL the identifiers' insert still refuses a pair
+            // taken since.
             let mut held = identifiers::owners(&self.db, &wanted).await?;
-            let (mut events, mut audits) = (Vec::new(), Vec::new());
+            let mut accepted = Vec::with_capacity(chunk.len());
             for (row, device) in chunk {
-                let (kind, id) = match device {
-                    NewDevice::Gateway(_) => (DeviceKind::Gateway, DeviceId::with_timestamp(self.clock.now())),
-                    NewDevice::Meter(_) => (DeviceKind::Meter, DeviceId::with_timestamp(self.clock.now())),
-                };
                 let claims = device.identifiers();
                 let is_held =
                     |(field, value): &(&str, String)| held.contains_key(&((*field).to_owned(), value.clone()));
@@ -148,28 +152,66 @@ impl Actions {
                     skipped.extend(errors);
                     continue;
                 }
+                let id = DeviceId::with_timestamp(self.clock.now());
                 held.extend(claims.into_iter().map(|(field, value)| ((field.to_owned(), value), id.to_string())));
-                let registered_at = devices::next_registered_at(&mut tx, kind, self.clock.now()).await?;
-                let decided = match device.clone() {
-                    NewDevice::Gateway(gateway) => {
-                        gateway::decide(None, false, gateway::Command::Register { id, registered_at, gateway })?
-                    }
-                    NewDevice::Meter(meter) => {
-                        meter::decide(None, false, meter::Command::Register { id, registered_at, meter })?
-                    }
-                };
-                let (envelopes, audit) =
-                    self.persist(&mut tx, attempt, (kind, id), None, decided, &already_in_use).await?;
-                events.extend(envelopes);
-                audits.push(audit);
-                registered += 1;
+                accepted.push((id, device));
             }
+            registered += accepted.len();
+            let (events, audits) = self.register_chunk(&mut tx, attempt, accepted).await?;
             self.relay.stage(&mut tx, Some(REGISTRY_KEY), &events).await?;
             audit::stage_all(&mut tx, &self.relay, &audits).await?;
             tx.commit().await?;
             self.relay.wake();
         }
         Ok((registered, skipped))
+    }
+
+    /// Registers `devices` in `tx`, their `registeredAt`s handed out in
+    /// one statement a kind; returns their events, and their audit records.
+    async fn register_chunk(
+        &self,
+        tx: &mut Tx,
+        attempt: &Attempt,
+        devices: Vec<(DeviceId, &NewDevice)>,
+    ) -> Result<(Vec<Envelope>, Vec<Envelope>), RegistryError> {
+        let now = self.clock.now();
+        let mut times = HashMap::new();
+        for kind in [DeviceKind::Gateway, DeviceKind::Meter] {
+            let n = devices.iter().filter(|(_, device)| device.kind() == kind).count();
+            if let Ok(n @ 1..) = u32::try_from(n) {
+                times.insert(kind, devices::next_registered_at(tx, kind, now, n).await?);
+            }
+        }
+        let mut decided = Vec::with_capacity(devices.len());
+        for (id, device) in devices {
+            let Some(registered_at) = times.get_mut(&device.kind()) else { continue };
+            let at = *registered_at;
+            *registered_at += TimeDelta::microseconds(1);
+            let events = match device.clone() {
+                NewDevice::Gateway(gateway) => {
+                    gateway::decide(None, false, gateway::Command::Register { id, registered_at: at, gateway })?
+                }
+                NewDevice::Meter(meter) => {
+                    meter::decide(None, false, meter::Command::Register { id, registered_at: at, meter })?
+                }
+            };
+            decided.push((device.kind(), id, events));
+        }
+        let payloads: Vec<Payload> = decided.iter().flat_map(|(_, _, events)| events.iter().cloned()).collect();
+        registrations::register(tx, &payloads).await.map_err(|e| refused(e, &already_in_use))?;
+        let mut after = HashMap::new();
+        for kind in [DeviceKind::Gateway, DeviceKind::Meter] {
+            let ids: Vec<String> = decided.iter().filter(|d| d.0 == kind).map(|d| d.1.to_string()).collect();
+            after.extend(registrations::audit_snapshots(tx, kind, &ids).await?);
+        }
+        let (mut events, mut audits) = (Vec::new(), Vec::with_capacity(decided.len()));
+        for (_, id, payloads) in decided {
+            let snapshot = after.remove(&id.to_string());
+            let (envelopes, audit) = recorded(attempt, id, None, snapshot, payloads, now);
+            events.extend(envelopes);
+            audits.push(audit);
+        }
+        Ok((events, audits))
     }
 
     /// Runs `decide` in a write transaction, persists and stages its
@@ -226,20 +268,36 @@ impl Actions {
         in_use: &dyn Fn(&str) -> String,
     ) -> Result<(Vec<Envelope>, Envelope), RegistryError> {
         for event in &events {
-            devices::persist(tx, event).await.map_err(|e| match e {
-                StorageError::Taken { field, .. } => {
-                    RegistryError::Taken(BTreeMap::from([(field.to_owned(), in_use(field))]))
-                }
-                other => other.into(),
-            })?;
+            devices::persist(tx, event).await.map_err(|e| refused(e, in_use))?;
         }
-        let now = self.clock.now();
         let after = devices::audit_snapshot(tx, kind, &id.to_string()).await?;
-        let envelopes: Vec<Envelope> = events
-            .into_iter()
-            .map(|event| Envelope::new(id.to_string(), &attempt.actor, event).with_occurred_at(now))
-            .collect();
-        Ok((envelopes, attempt.clone().on(&id.to_string()).succeeded(before, after, now)))
+        Ok(recorded(attempt, id, before, after, events, self.clock.now()))
+    }
+}
+
+/// The envelopes of `events` of the device `id`, and the audit record of
+/// `attempt` from `before` to `after`, both at `now`.
+fn recorded(
+    attempt: &Attempt,
+    id: DeviceId,
+    before: Option<String>,
+    after: Option<String>,
+    events: Vec<Payload>,
+    now: DateTime<Utc>,
+) -> (Vec<Envelope>, Envelope) {
+    let envelopes: Vec<Envelope> = events
+        .into_iter()
+        .map(|event| Envelope::new(id.to_string(), &attempt.actor, event).with_occurred_at(now))
+        .collect();
+    (envelopes, attempt.clone().on(&id.to_string()).succeeded(before, after, now))
+}
+
+/// A storage error as the registry's: an identifier the database found
+/// taken is the field's conflict, worded by `in_use`.
+fn refused(e: StorageError, in_use: &dyn Fn(&str) -> String) -> RegistryError {
+    match e {
+        StorageError::Taken { field, .. } => RegistryError::Taken(BTreeMap::from([(field.to_owned(), in_use(field))])),
+        other => other.into(),
     }
 }
 

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
+use wm_domain::DeviceKind;
 use wm_storage::{Db, StorageError};
 
 use crate::{
@@ -68,6 +69,13 @@ pub enum NewDevice {
 }
 
 impl NewDevice {
+    pub fn kind(&self) -> DeviceKind {
+        match self {
+            NewDevice::Gateway(_) => DeviceKind::Gateway,
+            NewDevice::Meter(_) => DeviceKind::Meter,
+        }
+    }
+
     /// Its unique identifiers, canonical, as the registry keeps them.
     pub fn identifiers(&self) -> identifiers::Identifiers {
         match self {

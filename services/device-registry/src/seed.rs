@@ -8,8 +8,8 @@ use wm_storage::{Db, StorageError, Tx};
 use crate::{
     projections::state,
     storage::{
-        devices,
         lists::{self, Filter},
+        registrations,
         rows::GatewayRow,
     },
 };
@@ -21,7 +21,7 @@ pub async fn gateways(db: &Db) -> Result<i64, StorageError> {
 
 /// New registrations (`GatewayRegistered`, `MeterRegistered`).
 pub async fn registrations(tx: &mut Tx, events: &[Payload]) -> Result<(), StorageError> {
-    devices::load(tx, events).await
+    registrations::load(tx, events).await
 }
 
 /// Telemetry as ingest makes it of uplinks, applied to the devices' state

@@ -6,13 +6,7 @@
 use chrono::{DateTime, Utc};
 use wm_domain::DeviceKind;
 use wm_proto::Payload;
-use wm_storage::{
-    StorageError, Tx,
-    bulk::{self, Rows},
-    execute,
-    query::Bind,
-    with_tx,
-};
+use wm_storage::{StorageError, Tx, execute, with_tx};
 
 use super::{
     identifiers,
@@ -56,24 +50,32 @@ async fn locked<T: Table>(tx: &mut Tx, id: &str) -> Result<Option<T>, StorageErr
     Ok(with_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).fetch_optional(&mut **conn).await)?)
 }
 
-/// A `registeredAt` for a new device of `kind`: `now`, or one microsecond
-/// after the last one handed out if that is not later. The counter row's
-/// lock serializes concurrent registrations.
+/// The `registeredAt` of the first of `n` new devices of `kind`, the others
+/// following it a microsecond apart: `now`, or one microsecond after the
+/// last one handed out if that is not later, as `n` registrations one
+/// after the other would get. The counter row's lock serializes concurrent
+/// registrations.
 pub async fn next_registered_at(
     tx: &mut Tx,
     kind: DeviceKind,
     now: DateTime<Utc>,
+    n: u32,
 ) -> Result<DateTime<Utc>, StorageError> {
-    let sql = "UPDATE registry_clock SET last_micros = CASE WHEN last_micros >= $1 THEN last_micros + 1 ELSE $1 END \
+    let sql = "UPDATE registry_clock \
+               SET last_micros = CASE WHEN last_micros >= $1 THEN last_micros + $3 ELSE $1 + $3 - 1 END \
                WHERE kind = $2 RETURNING last_micros";
-    let at: i64 = with_tx!(tx, conn =>
-        sqlx::query_scalar(sql).bind(micros(now)).bind(kind_name(kind)).fetch_one(&mut **conn).await)?;
-    Ok(super::from_micros("registered_at", at)?)
+    let last: i64 = with_tx!(tx, conn => sqlx::query_scalar(sql)
+        .bind(micros(now))
+        .bind(kind_name(kind))
+        .bind(i64::from(n.max(1)))
+        .fetch_one(&mut **conn)
+        .await)?;
+    Ok(super::from_micros("registered_at", last - i64::from(n.max(1)) + 1)?)
 }
 
 /// Keeps the registration clock at or past `at`, so a rebuilt registry
 /// goes on handing out later times.
-async fn raise_clock(tx: &mut Tx, kind: DeviceKind, at: DateTime<Utc>) -> Result<(), StorageError> {
+pub(super) async fn raise_clock(tx: &mut Tx, kind: DeviceKind, at: DateTime<Utc>) -> Result<(), StorageError> {
     let sql = "UPDATE registry_clock SET last_micros = CASE WHEN last_micros < $1 THEN $1 ELSE last_micros END \
                WHERE kind = $2";
     with_tx!(tx, conn => sqlx::query(sql)
@@ -117,80 +119,6 @@ pub async fn persist(tx: &mut Tx, event: &Payload) -> Result<(), StorageError> {
         }
         _ => Ok(()),
     }
-}
-
-/// Loads new registrations into empty-of-them tables in a few statements
-/// (`COPY` on PostgreSQL): `wmeter seed`. Unlike [`persist`], it does not
-/// check identifiers first: one already taken fails the whole load.
-pub async fn load(tx: &mut Tx, events: &[Payload]) -> Result<(), StorageError> {
-    let mut gateways = Rows::new(12);
-    let mut meters = Rows::new(9);
-    let mut identifiers = Rows::new(3);
-    let mut latest: [Option<DateTime<Utc>>; 2] = [None, None];
-    for event in events {
-        match event {
-            Payload::GatewayRegistered(e) => {
-                let Some(g) = gateway::apply(None, event)? else { continue };
-                let at = Bind::Int(micros(g.registered_at));
-                gateways.push([
-                    e.id.as_str().into(),
-                    g.serial_number.as_str().into(),
-                    (&g.device_name).into(),
-                    g.imei.as_str().into(),
-                    g.phone_number.as_str().into(),
-                    g.ble_address.as_str().into(),
-                    g.mac_address.as_str().into(),
-                    g.gps.map(|p| p.longitude()).into(),
-                    g.gps.map(|p| p.latitude()).into(),
-                    at.clone(),
-                    gateway_search_text(&g).into(),
-                    at,
-                ]);
-                gateway_identifiers(&g)
-                    .into_iter()
-                    .for_each(|(f, v)| identifiers.push([f.into(), v.into(), (&e.id).into()]));
-                latest[0] = latest[0].max(Some(g.registered_at));
-            }
-            Payload::MeterRegistered(e) => {
-                let Some(m) = meter::apply(None, event)? else { continue };
-                let at = Bind::Int(micros(m.registered_at));
-                meters.push([
-                    e.id.as_str().into(),
-                    m.serial_number.as_str().into(),
-                    (&m.device_name).into(),
-                    m.ble_address.as_str().into(),
-                    m.gps.map(|p| p.longitude()).into(),
-                    m.gps.map(|p| p.latitude()).into(),
-                    at.clone(),
-                    meter_search_text(&m).into(),
-                    at,
-                ]);
-                meter_identifiers(&m)
-                    .into_iter()
-                    .for_each(|(f, v)| identifiers.push([f.into(), v.into(), (&e.id).into()]));
-                latest[1] = latest[1].max(Some(m.registered_at));
-            }
-            _ => {}
-        }
-    }
-    let (gateway_count, meter_count) = (gateways.len() as i64, meters.len() as i64);
-    let columns = ["id", "serial_number", "device_name", "imei", "phone_number", "ble_address", "mac_address"];
-    let tail = ["longitude", "latitude", "registered_at", "search_text", "last_activity"];
-    bulk::copy(tx, "gateways", &[&columns[..], &tail[..]].concat(), gateways).await?;
-    let columns = ["id", "serial_number", "device_name", "ble_address", "longitude", "latitude"];
-    bulk::copy(tx, "meters", &[&columns[..], &tail[2..]].concat(), meters).await?;
-    bulk::copy(tx, "device_identifiers", &["field", "value", "device_id"], identifiers).await?;
-    for ((kind, name, n), at) in
-        [(DeviceKind::Gateway, "gateways", gateway_count), (DeviceKind::Meter, "meters", meter_count)]
-            .into_iter()
-            .zip(latest)
-    {
-        if let Some(at) = at {
-            raise_clock(tx, kind, at).await?;
-            count(tx, name, n).await?;
-        }
-    }
-    Ok(())
 }
 
 async fn save_gateway(
@@ -295,13 +223,13 @@ async fn delete(tx: &mut Tx, table: &'static str, id: &str) -> Result<(), Storag
 }
 
 /// Moves the maintained total of `name` by `by`.
-async fn count(tx: &mut Tx, name: &'static str, by: i64) -> Result<(), StorageError> {
+pub(super) async fn count(tx: &mut Tx, name: &'static str, by: i64) -> Result<(), StorageError> {
     let sql = "UPDATE registry_counters SET value = value + $1 WHERE name = $2";
     with_tx!(tx, conn => sqlx::query(sql).bind(by).bind(name).execute(&mut **conn).await.map(|r| r.rows_affected()))?;
     Ok(())
 }
 
-fn gateway_identifiers(g: &gateway::Gateway) -> Vec<(&'static str, String)> {
+pub(super) fn gateway_identifiers(g: &gateway::Gateway) -> Vec<(&'static str, String)> {
     vec![
         ("serialNumber", g.serial_number.to_string()),
         ("imei", g.imei.to_string()),
@@ -311,13 +239,13 @@ fn gateway_identifiers(g: &gateway::Gateway) -> Vec<(&'static str, String)> {
     ]
 }
 
-fn meter_identifiers(m: &meter::Meter) -> Vec<(&'static str, String)> {
+pub(super) fn meter_identifiers(m: &meter::Meter) -> Vec<(&'static str, String)> {
     vec![("serialNumber", m.serial_number.to_string()), ("bleAddress", m.ble_address.to_string())]
 }
 
 /// What a search matches a substring of: upper case, addresses without
 /// colons.
-fn gateway_search_text(g: &gateway::Gateway) -> String {
+pub(super) fn gateway_search_text(g: &gateway::Gateway) -> String {
     search_text(&[
         &g.device_name,
         g.serial_number.as_str(),
@@ -328,7 +256,7 @@ fn gateway_search_text(g: &gateway::Gateway) -> String {
     ])
 }
 
-fn meter_search_text(m: &meter::Meter) -> String {
+pub(super) fn meter_search_text(m: &meter::Meter) -> String {
     search_text(&[&m.device_name, m.serial_number.as_str(), m.ble_address.as_str()])
 }
 

@@ -6,6 +6,7 @@ pub mod devices;
 pub mod identifiers;
 pub mod lists;
 pub mod map;
+pub mod registrations;
 pub mod rows;
 pub mod search;
 pub mod state;

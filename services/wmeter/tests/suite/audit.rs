@@ -17,7 +17,7 @@ async fn page(t: &Target, query: &str) -> Value {
 }
 
 /// The entries about `target`, oldest first, once there are `count`.
-async fn entries_about(t: &Target, target: &str, count: usize) -> Vec<Value> {
+pub(super) async fn entries_about(t: &Target, target: &str, count: usize) -> Vec<Value> {
     eventually(&format!("{count} audit entries about {target}"), || async {
         let trail = page(t, "?max=500").await;
         let mut about: Vec<Value> =

@@ -3,7 +3,7 @@
 //! valid rows once, and an export imports again as it is.
 
 use reqwest::{Method, Response};
-use serde_json::Value;
+use serde_json::{Value, json};
 use wm_domain::{
     ADDRESS_MESSAGE, GPS_MESSAGE, IMEI_MESSAGE, METER_BLE_ADDRESS_MESSAGE, METER_SERIAL_NUMBER_MESSAGE,
     PHONE_NUMBER_MESSAGE, SERIAL_NUMBER_MESSAGE,
@@ -111,6 +111,13 @@ pub async fn applying_registers_the_valid_rows_once_and_an_export_imports_again(
 
     let detail = t.send_as(Role::Viewer, Method::GET, &format!("/api/proxy/gateways/serial/gw{a:08}"), None).await;
     assert_eq!(detail.status(), 200, "the imported gateway is registered");
+    let id = detail.json::<Value>().await.unwrap()["_id"].as_str().unwrap().to_owned();
+    let trail = super::audit::entries_about(t, &id, 1).await;
+    assert_eq!(
+        (&trail[0]["action"], &trail[0]["outcome"], &trail[0]["before"], &trail[0]["after"]["serialNumber"]),
+        (&json!("devices.import"), &json!("ok"), &Value::Null, &json!(format!("GW{a:08}"))),
+        "each imported device is audited as registered: {trail:?}"
+    );
     let export = t.send_as(Role::Viewer, Method::GET, "/api/devices/export/gateways", None).await;
     assert_eq!(export.status(), 200);
     assert!(export.headers()["content-disposition"].to_str().unwrap().contains("gateways-"));
