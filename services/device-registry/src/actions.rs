@@ -63,7 +63,7 @@ impl Actions {
         ];
         self.execute(attempt, DeviceKind::Gateway, id, already_in_use, async |tx: &mut Tx| {
             refuse_taken(tx, id, &wanted, already_in_use).await?;
-            let registered_at = devices::next_registered_at(tx, DeviceKind::Gateway, self.clock.now(), 1).await?;
+            let registered_at = registrations::next_registered_at(tx, DeviceKind::Gateway, self.clock.now(), 1).await?;
             let command = gateway::Command::Register { id, registered_at, gateway: new };
             Ok(gateway::decide(None, false, command)?)
         })
@@ -77,7 +77,7 @@ impl Actions {
         let wanted = vec![("serialNumber", new.serial_number.to_string()), ("bleAddress", new.ble_address.to_string())];
         self.execute(attempt, DeviceKind::Meter, id, already_in_use, async |tx: &mut Tx| {
             refuse_taken(tx, id, &wanted, already_in_use).await?;
-            let registered_at = devices::next_registered_at(tx, DeviceKind::Meter, self.clock.now(), 1).await?;
+            let registered_at = registrations::next_registered_at(tx, DeviceKind::Meter, self.clock.now(), 1).await?;
             Ok(meter::decide(None, false, meter::Command::Register { id, registered_at, meter: new })?)
         })
         .await?;
@@ -179,7 +179,7 @@ impl Actions {
         for kind in [DeviceKind::Gateway, DeviceKind::Meter] {
             let n = devices.iter().filter(|(_, device)| device.kind() == kind).count();
             if let Ok(n @ 1..) = u32::try_from(n) {
-                times.insert(kind, devices::next_registered_at(tx, kind, now, n).await?);
+                times.insert(kind, registrations::next_registered_at(tx, kind, now, n).await?);
             }
         }
         let mut decided = Vec::with_capacity(devices.len());

@@ -11,6 +11,8 @@ use wm_storage::{
     with_pool, with_tx,
 };
 
+use crate::domain::{gateway, meter};
+
 /// Pairs looked up in one statement by [`owners`]: 400 values bound.
 const PAIRS_PER_STATEMENT: usize = 200;
 
@@ -94,4 +96,20 @@ pub async fn replace(
         execute!(tx, sql, *field, value, device_id).map_err(|e| e.taken_as(field, value))?;
     }
     Ok(())
+}
+
+/// A gateway's identifiers, canonical.
+pub(super) fn gateway_identifiers(g: &gateway::Gateway) -> Vec<(&'static str, String)> {
+    vec![
+        ("serialNumber", g.serial_number.to_string()),
+        ("imei", g.imei.to_string()),
+        ("phoneNumber", g.phone_number.to_string()),
+        ("bleAddress", g.ble_address.to_string()),
+        ("macAddress", g.mac_address.to_string()),
+    ]
+}
+
+/// A meter's identifiers, canonical.
+pub(super) fn meter_identifiers(m: &meter::Meter) -> Vec<(&'static str, String)> {
+    vec![("serialNumber", m.serial_number.to_string()), ("bleAddress", m.ble_address.to_string())]
 }

@@ -1,8 +1,8 @@
-//! New gateways and meters in a few statements, not several a device:
-//! `wmeter seed`'s load into empty tables (`COPY` on PostgreSQL), and an
-//! import's chunk (docs/devices-csv.md "Speed"). A device gets the rows
-//! [`super::devices::persist`] writes for its registration event: its row,
-//! its identifiers, the clock raised to its time and the totals moved.
+//! Registrations written, many in a few statements, not several a device:
+//! `wmeter seed`'s load into empty tables (`COPY` on PostgreSQL), an
+//! import's chunk (docs/devices-csv.md "Speed"), and a single registration
+//! through [`super::devices::persist`]. A device gets its row, its
+//! identifiers, the clock raised to its time and the totals moved.
 
 use std::collections::HashMap;
 
@@ -13,13 +13,16 @@ use wm_storage::{
     StorageError, Tx,
     bulk::{self, Rows},
     query::Bind,
+    with_tx,
 };
 
 use super::{
-    devices::{count, gateway_identifiers, gateway_search_text, meter_identifiers, meter_search_text, raise_clock},
+    from_micros,
+    identifiers::{gateway_identifiers, meter_identifiers},
     lists::Table,
     micros,
     rows::{GatewayRow, MeterRow},
+    search::{gateway_search_text, meter_search_text},
 };
 use crate::domain::{gateway, meter};
 
@@ -123,6 +126,57 @@ async fn totals(tx: &mut Tx, newest: [Option<DateTime<Utc>>; 2], counts: [i64; 2
             count(tx, counter, n).await?;
         }
     }
+    Ok(())
+}
+
+/// The `registeredAt` of the first of `n` new devices of `kind`, the others
+/// following it a microsecond apart: `now`, or one microsecond after the
+/// last one handed out if that is not later, as `n` registrations one
+/// after the other would get. The counter row's lock serializes concurrent
+/// registrations.
+pub async fn next_registered_at(
+    tx: &mut Tx,
+    kind: DeviceKind,
+    now: DateTime<Utc>,
+    n: u32,
+) -> Result<DateTime<Utc>, StorageError> {
+    let sql = "UPDATE registry_clock \
+               SET last_micros = CASE WHEN last_micros >= $1 THEN last_micros + $3 ELSE $1 + $3 - 1 END \
+               WHERE kind = $2 RETURNING last_micros";
+    let last: i64 = with_tx!(tx, conn => sqlx::query_scalar(sql)
+        .bind(micros(now))
+        .bind(kind_name(kind))
+        .bind(i64::from(n.max(1)))
+        .fetch_one(&mut **conn)
+        .await)?;
+    Ok(from_micros("registered_at", last - i64::from(n.max(1)) + 1)?)
+}
+
+/// Keeps the registration clock at or past `at`, so a rebuilt registry
+/// goes on handing out later times.
+pub(super) async fn raise_clock(tx: &mut Tx, kind: DeviceKind, at: DateTime<Utc>) -> Result<(), StorageError> {
+    let sql = "UPDATE registry_clock SET last_micros = CASE WHEN last_micros < $1 THEN $1 ELSE last_micros END \
+               WHERE kind = $2";
+    with_tx!(tx, conn => sqlx::query(sql)
+        .bind(micros(at))
+        .bind(kind_name(kind))
+        .execute(&mut **conn)
+        .await
+        .map(|r| r.rows_affected()))?;
+    Ok(())
+}
+
+fn kind_name(kind: DeviceKind) -> &'static str {
+    match kind {
+        DeviceKind::Gateway => "gateway",
+        DeviceKind::Meter => "meter",
+    }
+}
+
+/// Moves the maintained total of `name` by `by`.
+pub(super) async fn count(tx: &mut Tx, name: &'static str, by: i64) -> Result<(), StorageError> {
+    let sql = "UPDATE registry_counters SET value = value + $1 WHERE name = $2";
+    with_tx!(tx, conn => sqlx::query(sql).bind(by).bind(name).execute(&mut **conn).await.map(|r| r.rows_affected()))?;
     Ok(())
 }
 

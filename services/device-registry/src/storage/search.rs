@@ -10,6 +10,7 @@ use wm_storage::{
 };
 
 use super::lists::Table;
+use crate::domain::{gateway, meter};
 
 /// The mean radius of the Earth, in metres.
 const EARTH_RADIUS_M: f64 = 6_371_008.8;
@@ -125,6 +126,27 @@ pub fn distance_m(a: GpsCoordinates, b: GpsCoordinates) -> f64 {
     let dlon = (b.longitude() - a.longitude()).to_radians();
     let h = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlon / 2.0).sin().powi(2);
     2.0 * EARTH_RADIUS_M * h.sqrt().min(1.0).asin()
+}
+
+/// What a search matches a substring of: upper case, addresses without
+/// colons.
+pub(super) fn gateway_search_text(g: &gateway::Gateway) -> String {
+    search_text(&[
+        &g.device_name,
+        g.serial_number.as_str(),
+        g.imei.as_str(),
+        g.phone_number.as_str(),
+        g.ble_address.as_str(),
+        g.mac_address.as_str(),
+    ])
+}
+
+pub(super) fn meter_search_text(m: &meter::Meter) -> String {
+    search_text(&[&m.device_name, m.serial_number.as_str(), m.ble_address.as_str()])
+}
+
+fn search_text(parts: &[&str]) -> String {
+    parts.iter().map(|p| normalize(p)).collect::<Vec<_>>().join("|")
 }
 
 #[cfg(test)]
