@@ -47,6 +47,13 @@ pub trait Projection: Send + Sync + Debug {
     /// Empties the projection's tables before a rebuild.
     async fn reset(&self) -> Result<(), ApplyError>;
 
+    /// Called once a rebuild applied its last batch. A projection that
+    /// holds its live batches back during a rebuild ([`crate::checkpoint`])
+    /// lets them through here.
+    async fn rebuilt(&self) -> Result<(), ApplyError> {
+        Ok(())
+    }
+
     /// Whether it consumes the log while the service runs. A projection of
     /// a service's own events, whose commands already wrote the tables,
     /// runs only to rebuild them.
@@ -296,6 +303,7 @@ pub async fn rebuild(
             applied += batch.len() as u64;
         }
     }
+    projection.rebuilt().await.map_err(failed)?;
     tracing::info!(applied, "projection rebuilt");
     Ok(applied)
 }

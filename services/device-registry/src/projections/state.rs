@@ -51,10 +51,10 @@ impl Projection for StateProjection {
         Linger::TELEMETRY
     }
 
-    async fn apply(&self, records: &[Record], _effects: Effects) -> Result<(), ApplyError> {
+    async fn apply(&self, records: &[Record], effects: Effects) -> Result<(), ApplyError> {
         let mut tx = self.db.begin_write().await?;
         let envelopes: Vec<Envelope> =
-            checkpoint::unapplied(&mut tx, NAME, records).await?.into_iter().filter_map(decode).collect();
+            checkpoint::unapplied(&mut tx, NAME, records, effects).await?.into_iter().filter_map(decode).collect();
         let now = self.clock.now();
         apply_all(&mut tx, &envelopes, Readings::Claimed(now)).await?;
         checkpoint::advance(&mut tx, NAME, records).await?;
@@ -65,7 +65,14 @@ impl Projection for StateProjection {
     async fn reset(&self) -> Result<(), ApplyError> {
         let mut tx = self.db.begin_write().await?;
         state::reset(&mut tx).await?;
-        checkpoint::clear(&mut tx, NAME).await?;
+        checkpoint::begin_rebuild(&mut tx, NAME).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn rebuilt(&self) -> Result<(), ApplyError> {
+        let mut tx = self.db.begin_write().await?;
+        checkpoint::end_rebuild(&mut tx, NAME).await?;
         tx.commit().await?;
         Ok(())
     }

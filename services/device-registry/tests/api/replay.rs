@@ -2,7 +2,10 @@
 
 use reqwest::Method;
 use serde_json::json;
-use wm_eventlog::projection::{self, RunOptions};
+use wm_eventlog::{
+    checkpoint::CheckpointError,
+    projection::{self, Effects, RunOptions},
+};
 use wm_http::auth::Role;
 use wm_proto::{
     Envelope, Payload,
@@ -110,5 +113,68 @@ async fn a_rebuild_gives_back_the_same_tables() {
             projection::rebuild(log.as_ref(), projection.as_ref(), RunOptions::default()).await.unwrap();
         }
         assert_eq!(snapshot(&app).await, before);
+    }
+}
+
+/// A rebuild can run while the service does: a live batch that comes
+/// between its reset and its end is refused and retried after, so it
+/// neither moves the checkpoints past records the rebuild has not reached
+/// (which the rebuild would then skip) nor counts anything twice.
+#[tokio::test]
+async fn a_live_batch_waits_for_a_rebuild_under_way() {
+    for app in spawn_each().await {
+        let gateway = register(&app, "gateways", gateway_body(1)).await;
+        let meter = register(&app, "wmeters", meter_body(1)).await;
+        let reading = |message_id: u64| {
+            let reading = ReadingReceived {
+                meter_id: meter.clone(),
+                gateway_id: gateway.clone(),
+                record: 5,
+                unit: VolumeUnit::Litre.into(),
+                message_id,
+            };
+            Envelope::new(&meter, "gateway:GW00000001", Payload::ReadingReceived(reading))
+        };
+        app.publish(&[reading(1), reading(2), reading(3)]).await;
+        let gateway_path = format!("/api/proxy/gateways/{gateway}");
+        let counted = |n: u32| {
+            let path = &gateway_path;
+            let app = &app;
+            async move {
+                eventually("the readings counted", || async {
+                    (app.json(path, 200).await["recordsCount"] == n).then_some(())
+                })
+                .await
+            }
+        };
+        counted(3).await;
+        let before = snapshot(&app).await;
+        let log = app.event_log();
+        let state = wm_device_registry::projections(app.db(), app.clock.clone())
+            .into_iter()
+            .find(|p| p.name() == "device-registry.state")
+            .unwrap();
+        let mut replay = log.replay(&[wm_proto::topics::READINGS]).await.unwrap();
+        let mut readings = Vec::new();
+        while !replay.caught_up() {
+            readings.extend(replay.poll(100, std::time::Duration::from_millis(200)).await.unwrap());
+        }
+        assert_eq!(readings.len(), 3);
+
+        state.reset().await.unwrap();
+        let refused = state.apply(&readings, Effects::Live).await.expect_err("a live batch during a rebuild");
+        assert!(
+            matches!(refused.downcast_ref::<CheckpointError>(), Some(CheckpointError::Rebuilding(_))),
+            "{refused:?}"
+        );
+        assert!(refused.to_string().contains("is being rebuilt"), "{refused}");
+        projection::rebuild(log.as_ref(), state.as_ref(), RunOptions::default()).await.unwrap();
+        assert_eq!(snapshot(&app).await, before, "the rebuild skipped nothing");
+        state.apply(&readings, Effects::Live).await.unwrap();
+        assert_eq!(snapshot(&app).await, before, "the retried batch counted nothing twice");
+
+        // The running projection goes on after the rebuild.
+        app.publish(&[reading(4)]).await;
+        counted(4).await;
     }
 }
