@@ -85,6 +85,15 @@ fn anonymous(tx: &Tx) -> bool {
     matches!(tx, Tx::Sqlite(..))
 }
 
+/// The `n`th placeholder (from 1) of a statement written by hand for
+/// `backend`, as this module writes its own: `?` on SQLite, `$n` on
+/// PostgreSQL.
+pub fn placeholder(backend: crate::Backend, n: usize) -> String {
+    let mut sql = String::new();
+    push_placeholder(&mut sql, n, matches!(backend, crate::Backend::Sqlite));
+    sql
+}
+
 fn push_placeholder(sql: &mut String, n: usize, anonymous: bool) {
     if anonymous {
         sql.push('?');

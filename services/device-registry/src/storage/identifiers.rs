@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use wm_storage::{
-    Db, StorageError, Tx, execute,
+    Backend, Db, StorageError, Tx, bulk, execute,
     query::{Bind, fetch_all},
     with_pool, with_tx,
 };
@@ -62,7 +62,7 @@ pub async fn owners(
         let binds =
             chunk.iter().flat_map(|(field, value)| [Bind::Text((*field).to_owned()), Bind::Text(value.clone())]);
         let found: Vec<(String, String, String)> =
-            fetch_all(db, owners_statement(chunk.len()), binds.collect()).await?;
+            fetch_all(db, owners_statement(db.backend(), chunk.len()), binds.collect()).await?;
         out.extend(found.into_iter().map(|(field, value, device)| ((field, value), device)));
     }
     Ok(out)
@@ -70,10 +70,12 @@ pub async fn owners(
 
 /// The statement [`owners`] runs for `pairs` pairs, bound field then value:
 /// an `OR` of pairs, each a search of the primary key on both databases.
-/// (SQLite scans the whole table for `(field, value) IN (VALUES …)`.)
-pub fn owners_statement(pairs: usize) -> String {
+/// (SQLite scans the whole table for `(field, value) IN (VALUES …)`, and
+/// finds each `$n` of 400 by a linear search of their names.)
+pub fn owners_statement(backend: Backend, pairs: usize) -> String {
+    let p = |n| bulk::placeholder(backend, n);
     let conditions: Vec<String> =
-        (1..=pairs).map(|i| format!("(field = ${} AND value = ${})", 2 * i - 1, 2 * i)).collect();
+        (1..=pairs).map(|i| format!("(field = {} AND value = {})", p(2 * i - 1), p(2 * i))).collect();
     format!("SELECT field, value, device_id FROM device_identifiers WHERE {}", conditions.join(" OR "))
 }
 

@@ -171,7 +171,7 @@ async fn a_chunk_whose_identifier_was_taken_since_its_check_fails_with_that_fiel
 async fn sqlite_finds_each_pair_an_import_looks_up_by_the_primary_key() {
     let db = wm_test_support::TestDb::sqlite().await;
     db.migrate(&wm_device_registry::MIGRATIONS).await.unwrap();
-    let plan = db.sqlite_plan(&identifiers::owners_statement(3)).await;
+    let plan = db.sqlite_plan(&identifiers::owners_statement(wm_storage::Backend::Sqlite, 3)).await;
     let searches = plan.iter().filter(|step| step.starts_with("SEARCH device_identifiers USING INDEX")).count();
     assert_eq!(searches, 3, "{plan:?}");
     assert!(!plan.iter().any(|step| step.starts_with("SCAN device_identifiers")), "{plan:?}");
