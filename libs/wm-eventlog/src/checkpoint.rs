@@ -3,6 +3,11 @@
 //! transaction, the next offset of each partition it has applied, and skips
 //! the records below it: a batch delivered again after a crash between the
 //! projection's commit and the group's offset commit changes nothing.
+//!
+//! The same table marks a rebuild under way (`wmeter replay`), so that a
+//! projection's live batches wait for its end: with checkpoints
+//! ([`unapplied`]), or without, for one whose live writes the rebuild's
+//! older events would undo ([`hold_while_rebuilding`]).
 
 use std::collections::BTreeMap;
 
@@ -49,9 +54,7 @@ pub async fn unapplied<'r>(
     records: &'r [Record],
     effects: Effects,
 ) -> Result<Vec<&'r Record>, CheckpointError> {
-    if effects == Effects::Live && rebuilding(tx, projection).await? {
-        return Err(RebuildUnderWay { projection: projection.to_owned() }.into());
-    }
+    hold_while_rebuilding(tx, projection, effects).await?;
     let sql = "SELECT topic, partition_id, next_offset FROM projection_checkpoints WHERE projection = $1";
     let rows: Vec<(String, i32, i64)> =
         with_tx!(tx, conn => sqlx::query_as(sql).bind(projection).fetch_all(&mut **conn).await)
@@ -59,6 +62,19 @@ pub async fn unapplied<'r>(
     let applied: BTreeMap<TopicPartition, i64> =
         rows.into_iter().map(|(topic, partition, next)| (TopicPartition::new(topic, partition), next)).collect();
     Ok(records.iter().filter(|r| applied.get(&r.topic_partition()).is_none_or(|next| r.offset >= *next)).collect())
+}
+
+/// Refuses a live batch while a rebuild of `projection` is under way, for
+/// a projection that keeps no checkpoints ([`unapplied`] asks for those
+/// that do): its writes are idempotent, but a live event applied before
+/// the rebuild reaches an older one would be undone by it. Between
+/// [`begin_rebuild`] and [`end_rebuild`], in the projection's `reset` and
+/// `rebuilt`.
+pub async fn hold_while_rebuilding(tx: &mut Tx, projection: &str, effects: Effects) -> Result<(), CheckpointError> {
+    if effects == Effects::Live && rebuilding(tx, projection).await? {
+        return Err(RebuildUnderWay { projection: projection.to_owned() }.into());
+    }
+    Ok(())
 }
 
 /// Whether a rebuild of `projection` is under way (live batches only ask).

@@ -48,7 +48,9 @@ pub use state::NotificationState;
 /// The service's name, as given to `wmeter run`; also its outbox source.
 pub const NAME: &str = "notification";
 
-/// The service's tables. It also needs the outbox.
+/// The service's tables. It also needs the outbox and the checkpoints
+/// ([`wm_eventlog::outbox::MIGRATIONS`], [`wm_eventlog::checkpoint::MIGRATIONS`]:
+/// the directory marks a rebuild under way there).
 pub const MIGRATIONS: Migrations =
     wm_storage::migrations!("notification", 1 => "notifications", 2 => "notification_kinds", 3 => "alarm_rules");
 

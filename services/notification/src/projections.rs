@@ -4,7 +4,7 @@
 //!   their own events instead, and notifies nobody);
 //! - `notification.directory` keeps users, device names, gateway sightings
 //!   and which gateway relays each meter, and notifies a lost gateway's
-//!   return;
+//!   return; its live batches wait while it is rebuilt;
 //! - `notification.inbox` rebuilds the notifications from their own events;
 //! - `notification.alarm-rules` ([`crate::alarm_rules`]) queues the alarm
 //!   rules' deliveries.
@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 use wm_eventlog::{
-    Record,
+    Record, checkpoint,
     envelopes::decode,
     projection::{ApplyError, Effects, Linger, Projection},
 };
@@ -63,13 +63,15 @@ impl Projection for RulesProjection {
     }
 }
 
+const DIRECTORY: &str = "notification.directory";
+
 #[derive(Clone, Debug)]
 pub struct DirectoryProjection(pub NotificationState);
 
 #[async_trait]
 impl Projection for DirectoryProjection {
     fn name(&self) -> &'static str {
-        "notification.directory"
+        DIRECTORY
     }
 
     fn topics(&self) -> &'static [&'static str] {
@@ -83,6 +85,9 @@ impl Projection for DirectoryProjection {
     async fn apply(&self, records: &[Record], effects: Effects) -> Result<(), ApplyError> {
         let state = &self.0;
         let mut tx = state.db.begin_write().await?;
+        // A role changed or a device deleted live would be undone by the
+        // rebuild's older events, were it applied before the rebuild ends.
+        checkpoint::hold_while_rebuilding(&mut tx, DIRECTORY, effects).await?;
         let mut created = Vec::new();
         // Runs of gateway activity are written once per gateway; any other
         // event first writes the run before it, so the order holds.
@@ -110,6 +115,14 @@ impl Projection for DirectoryProjection {
     async fn reset(&self) -> Result<(), ApplyError> {
         let mut tx = self.0.db.begin_write().await?;
         directory::reset(&mut tx).await?;
+        checkpoint::begin_rebuild(&mut tx, DIRECTORY).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn rebuilt(&self) -> Result<(), ApplyError> {
+        let mut tx = self.0.db.begin_write().await?;
+        checkpoint::end_rebuild(&mut tx, DIRECTORY).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -191,8 +191,13 @@ pub fn migrations(role: Role, settings: &Settings) -> Vec<&'static Migrations> {
     if [Service::DeviceRegistry, Service::TelemetryIngest, Service::Notification].into_iter().any(|s| role.mounts(s)) {
         all.push(&wm_eventlog::outbox::MIGRATIONS);
     }
+    // The registry's state and the notification directory mark a rebuild
+    // under way there (the registry keeps its checkpoints there too).
+    if [Service::DeviceRegistry, Service::Notification].into_iter().any(|s| role.mounts(s)) {
+        all.push(&wm_eventlog::checkpoint::MIGRATIONS);
+    }
     if role.mounts(Service::DeviceRegistry) {
-        all.extend([&wm_eventlog::checkpoint::MIGRATIONS, &wm_device_registry::MIGRATIONS]);
+        all.push(&wm_device_registry::MIGRATIONS);
     }
     if role.mounts(Service::TelemetryIngest) {
         all.push(&wm_telemetry_ingest::MIGRATIONS);

@@ -29,7 +29,7 @@ pub async fn spawn_each(heartbeat: Duration) -> Vec<TestApp> {
         h.spawn(|stop| wm_notification::lost::run(checked, stop));
         let projections = wm_notification::projections(&state);
         Mount::new(wm_notification::openapi(), move |cfg| wm_notification::configure(state.clone())(cfg))
-            .migrations([&wm_notification::MIGRATIONS])
+            .migrations([&wm_eventlog::checkpoint::MIGRATIONS, &wm_notification::MIGRATIONS])
             .projections(projections)
             .relays([relay])
     })

@@ -9,5 +9,6 @@ mod events;
 mod fan_out;
 mod helpers;
 mod hints;
+mod replay;
 mod storm;
 mod stream;
