@@ -2,7 +2,12 @@
 
 use std::time::Duration;
 
-use wm_eventlog::{EventLog, kafka::KafkaSettings};
+use wm_eventlog::{
+    EventLog, Record,
+    checkpoint::CheckpointError,
+    kafka::KafkaSettings,
+    projection::{Effects, Projection},
+};
 use wm_proto::Envelope;
 
 use crate::servers;
@@ -30,12 +35,24 @@ pub async fn publish(log: &dyn EventLog, envelopes: &[Envelope]) {
 
 /// Every event on `topic` so far, in log order within each partition.
 pub async fn events(log: &dyn EventLog, topic: &str) -> Vec<Envelope> {
+    records(log, topic).await.iter().map(|r| Envelope::from_bytes(&r.payload).expect("an envelope")).collect()
+}
+
+/// Every record on `topic` so far, in log order within each partition.
+pub async fn records(log: &dyn EventLog, topic: &str) -> Vec<Record> {
     let mut replay = log.replay(&[topic]).await.expect("replay the topic");
-    let mut events = Vec::new();
+    let mut records = Vec::new();
     while !replay.caught_up() {
-        for record in replay.poll(500, Duration::from_secs(5)).await.expect("read the topic") {
-            events.push(Envelope::from_bytes(&record.payload).expect("an envelope"));
-        }
+        records.extend(replay.poll(500, Duration::from_secs(5)).await.expect("read the topic"));
     }
-    events
+    records
+}
+
+/// Applies `records` to `projection` live, between a rebuild's reset and
+/// its end, and checks the batch is refused as held for the rebuild.
+pub async fn assert_held_for_rebuild(projection: &dyn Projection, records: &[Record]) {
+    let refused = projection.apply(records, Effects::Live).await.expect_err("a live batch during a rebuild");
+    assert!(matches!(refused.downcast_ref::<CheckpointError>(), Some(CheckpointError::Rebuilding(_))), "{refused:?}");
+    let said = format!("{} is being rebuilt", projection.name());
+    assert!(refused.to_string().contains(&said), "{refused}");
 }

@@ -2,10 +2,7 @@
 
 use reqwest::Method;
 use serde_json::json;
-use wm_eventlog::{
-    checkpoint::CheckpointError,
-    projection::{self, Effects, RunOptions},
-};
+use wm_eventlog::projection::{self, Effects, RunOptions};
 use wm_http::auth::Role;
 use wm_proto::{
     Envelope, Payload,
@@ -154,20 +151,11 @@ async fn a_live_batch_waits_for_a_rebuild_under_way() {
             .into_iter()
             .find(|p| p.name() == "device-registry.state")
             .unwrap();
-        let mut replay = log.replay(&[wm_proto::topics::READINGS]).await.unwrap();
-        let mut readings = Vec::new();
-        while !replay.caught_up() {
-            readings.extend(replay.poll(100, std::time::Duration::from_millis(200)).await.unwrap());
-        }
+        let readings = wm_test_support::log::records(log.as_ref(), wm_proto::topics::READINGS).await;
         assert_eq!(readings.len(), 3);
 
         state.reset().await.unwrap();
-        let refused = state.apply(&readings, Effects::Live).await.expect_err("a live batch during a rebuild");
-        assert!(
-            matches!(refused.downcast_ref::<CheckpointError>(), Some(CheckpointError::Rebuilding(_))),
-            "{refused:?}"
-        );
-        assert!(refused.to_string().contains("is being rebuilt"), "{refused}");
+        wm_test_support::log::assert_held_for_rebuild(state.as_ref(), &readings).await;
         projection::rebuild(log.as_ref(), state.as_ref(), RunOptions::default()).await.unwrap();
         assert_eq!(snapshot(&app).await, before, "the rebuild skipped nothing");
         state.apply(&readings, Effects::Live).await.unwrap();
