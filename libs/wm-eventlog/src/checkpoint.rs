@@ -12,9 +12,9 @@
 use std::collections::BTreeMap;
 
 use wm_storage::{
-    Migrations, StorageError, Tx,
+    Db, Migrations, StorageError, Tx,
     bulk::{self, Rows},
-    execute,
+    execute, execute_write,
     query::Bind,
     with_tx,
 };
@@ -148,11 +148,12 @@ pub async fn begin_rebuild(tx: &mut Tx, projection: &str) -> Result<(), StorageE
     Ok(())
 }
 
-/// Lets live batches through again, once the rebuild applied its last.
-pub async fn end_rebuild(tx: &mut Tx, projection: &str) -> Result<(), StorageError> {
+/// Lets live batches through again, once the rebuild applied its last
+/// (the projection's `rebuilt`), in a write transaction of its own.
+pub async fn end_rebuild(db: &Db, projection: &str) -> Result<(), StorageError> {
     let (topic, partition) = REBUILD_ROW;
     let sql =
         "UPDATE projection_checkpoints SET next_offset = 0 WHERE projection = $1 AND topic = $2 AND partition_id = $3";
-    execute!(tx, sql, projection, topic, partition)?;
+    execute_write!(db, sql, projection, topic, partition).await?;
     Ok(())
 }

@@ -121,10 +121,7 @@ impl Projection for DirectoryProjection {
     }
 
     async fn rebuilt(&self) -> Result<(), ApplyError> {
-        let mut tx = self.0.db.begin_write().await?;
-        checkpoint::end_rebuild(&mut tx, DIRECTORY).await?;
-        tx.commit().await?;
-        Ok(())
+        Ok(checkpoint::end_rebuild(&self.0.db, DIRECTORY).await?)
     }
 }
 

@@ -71,10 +71,7 @@ impl Projection for StateProjection {
     }
 
     async fn rebuilt(&self) -> Result<(), ApplyError> {
-        let mut tx = self.db.begin_write().await?;
-        checkpoint::end_rebuild(&mut tx, NAME).await?;
-        tx.commit().await?;
-        Ok(())
+        Ok(checkpoint::end_rebuild(&self.db, NAME).await?)
     }
 }
 
