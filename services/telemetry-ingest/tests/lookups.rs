@@ -167,3 +167,48 @@ async fn postgresql_plans_a_page_of_activity_once_and_keeps_the_plan() {
     .unwrap();
     assert!(custom <= 5 && generic + custom == 20, "generic {generic}, custom {custom}: planned at each page");
 }
+
+/// Ingest writes a reading with the id of its uplink's activity row, and
+/// leaves that row out of the activity's index by meter (telemetry
+/// migration 13), so that a reading costs one index by meter, not two; the
+/// activity rows of other uplinks stay in it.
+#[tokio::test]
+async fn a_reading_s_activity_is_found_through_its_reading_not_an_index_of_its_own() {
+    use wm_telemetry_ingest::{
+        ingest::events::{Resolved, events},
+        storage::telemetry,
+    };
+    use wm_uplink::Kind;
+
+    let db = TestDb::sqlite().await;
+    db.migrate(&MIGRATIONS).await.unwrap();
+    let now = chrono::Utc::now();
+    let who = Resolved {
+        gateway_id: "g".to_owned(),
+        gateway_serial: "GW00000001".to_owned(),
+        meter_id: Some("m".to_owned()),
+    };
+    let heard = wm_test_support::devices::address(0xC0, 1);
+    let at = now.to_rfc3339();
+    let mut envelopes = Vec::new();
+    for (kind, body) in [
+        (Kind::Reading, serde_json::json!({"messageId": 1, "timestamp": at, "meter": heard, "record": 7, "unit": "L"})),
+        (Kind::Ble, serde_json::json!({"messageId": 2, "timestamp": at, "meter": heard, "rssi": -70})),
+    ] {
+        let uplink = wm_uplink::parse(kind, body.to_string().as_bytes(), now).unwrap();
+        envelopes.extend(events(&format!("wmeter/v1/gw/GW00000001/{}", kind.as_str()), &uplink, &who, now));
+    }
+    let mut tx = db.db().begin_write().await.unwrap();
+    telemetry::persist_all(&mut tx, &envelopes).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let activity = "SELECT action || '|' || via_reading FROM gateway_activity ORDER BY action";
+    assert_eq!(strings(&db, activity).await, ["ble -70 dBm|0", "reading 7 L|1"]);
+    let linked =
+        "SELECT CAST(r.activity_id = a.event_id AS TEXT) FROM readings r, gateway_activity a WHERE a.via_reading";
+    assert_eq!(strings(&db, linked).await, ["1"]);
+    let indexed = "SELECT action FROM gateway_activity INDEXED BY gateway_activity_meter_unlinked \
+                   WHERE NOT via_reading AND meter_id = 'm'";
+    assert_eq!(strings(&db, indexed).await, ["ble -70 dBm"]);
+    assert!(strings(&db, "SELECT name FROM sqlite_master WHERE name = 'gateway_activity_meter'").await.is_empty());
+}

@@ -30,6 +30,11 @@ enum Named {
     No,
 }
 
+/// The names of a row's gateway and meter, and their joins (see [`Named`]).
+const NAMES: &str = ", 'GTW-' || g.serial_number AS gateway_name, m.device_name AS meter_name";
+const NAME_JOINS: &str =
+    " LEFT JOIN ingest_gateways g ON g.id = a.gateway_id LEFT JOIN ingest_meters m ON m.id = a.meter_id";
+
 /// The newest rows of `table` (as `a`) in `slice`.
 async fn newest<T: query::Row>(
     db: &Db,
@@ -48,10 +53,7 @@ async fn newest<T: query::Row>(
     let where_clause = conditions.where_clause();
     let limit = conditions.limit(slice.max);
     let (names, joins) = match named {
-        Named::Yes => (
-            ", 'GTW-' || g.serial_number AS gateway_name, m.device_name AS meter_name",
-            " LEFT JOIN ingest_gateways g ON g.id = a.gateway_id LEFT JOIN ingest_meters m ON m.id = a.meter_id",
-        ),
+        Named::Yes => (NAMES, NAME_JOINS),
         Named::No => ("", ""),
     };
     let sql = format!(
@@ -100,11 +102,65 @@ pub struct Activity {
     pub timestamp: String,
 }
 
+/// The columns of an activity row, from `gateway_activity` as `a`.
+const ACTIVITY: &str = "a.event_id, a.gateway_id, a.meter_id, a.mqtt_topic, a.action, a.occurred_at";
+
+/// The gateway activity of `slice`, newest first.
 pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, StorageError> {
-    let columns = "a.event_id, a.gateway_id, a.meter_id, a.mqtt_topic, a.action, a.occurred_at";
-    let rows: Vec<ActivityRow> = newest(db, "gateway_activity", columns, Named::Yes, slice).await?;
-    Ok(rows
-        .into_iter()
+    let rows = if slice.equal.iter().any(|(column, _)| *column == "meter_id") {
+        of_a_meter(db, slice).await?
+    } else {
+        newest(db, "gateway_activity", ACTIVITY, Named::Yes, slice).await?
+    };
+    Ok(activities(rows))
+}
+
+/// One meter's activity (`slice` filters by `meter_id`, and perhaps by
+/// `gateway_id`), newest first: the newest of its activity rows that the
+/// index by meter holds, and of those its newest readings lead to
+/// (telemetry migration 13: a reading's activity row is not in that index,
+/// so that a reading costs ingest one index by meter, not two). Each half
+/// reads at most a page along its index, in time order, whatever the
+/// meter's history: the second takes the newest readings, linked or not,
+/// and an unlinked one leads nowhere, its activity row being in the first
+/// half's index at the same time. So a page of `max` readings spans at
+/// least the newest `max` activity rows, and no older linked row belongs
+/// on the page. The readings' limit is written into the statement: with
+/// [`Conditions::limit`]'s unknown one, PostgreSQL's generic plan expected
+/// a tenth of a meter's readings and hashed every activity row to join
+/// them, not a page (a statement per page size, then, of which the
+/// dashboard asks a few). Rows of one time come newest event first, so
+/// that the page is the same whichever half holds a row.
+async fn of_a_meter(db: &Db, slice: &Slice) -> Result<Vec<ActivityRow>, StorageError> {
+    let mut binds = Conditions::default();
+    let (mut unlinked, mut readings) = (vec!["NOT a.via_reading".to_owned()], Vec::new());
+    for (column, value) in &slice.equal {
+        let p = binds.bind(Bind::Text(value.clone()));
+        unlinked.push(format!("a.{column} = {p}"));
+        readings.push(format!("r.{column} = {p}"));
+    }
+    if let Some(before) = slice.before {
+        let p = binds.bind(Bind::Int(before));
+        unlinked.push(format!("a.occurred_at < {p}"));
+        readings.push(format!("r.occurred_at < {p}"));
+    }
+    let (limit, max) = (binds.limit(slice.max), slice.max);
+    let (unlinked, readings) = (unlinked.join(" AND "), readings.join(" AND "));
+    let sql = format!(
+        "SELECT {ACTIVITY}{NAMES} FROM (\
+         SELECT * FROM (SELECT {ACTIVITY} FROM gateway_activity a WHERE {unlinked} \
+         ORDER BY a.occurred_at DESC LIMIT {limit}) unlinked \
+         UNION ALL \
+         SELECT {ACTIVITY} FROM (SELECT r.activity_id, r.occurred_at FROM readings r WHERE {readings} \
+         ORDER BY r.occurred_at DESC LIMIT {max}) r \
+         JOIN gateway_activity a ON a.event_id = r.activity_id AND a.occurred_at = r.occurred_at\
+         ) a{NAME_JOINS} ORDER BY a.occurred_at DESC, a.event_id DESC LIMIT {limit}"
+    );
+    query::fetch_all(db, sql, binds.into_binds()).await
+}
+
+fn activities(rows: Vec<ActivityRow>) -> Vec<Activity> {
+    rows.into_iter()
         .map(|r| Activity {
             id: r.event_id,
             gateway_id: r.gateway_id,
@@ -115,7 +171,7 @@ pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, S
             action: r.action,
             timestamp: iso_micros(r.occurred_at),
         })
-        .collect())
+        .collect()
 }
 
 struct BleRow {

@@ -58,11 +58,11 @@ type TableRows = (&'static str, &'static [&'static str], Rows);
 /// The rows of the append-only tables, per table; the other events are
 /// persisted one by one on the way.
 async fn append_only(tx: &mut Tx, envelopes: &[Envelope]) -> Result<[TableRows; 4], StorageError> {
-    let mut gateway_activity = Rows::new(6);
+    let mut gateway_activity = Rows::new(7);
     let mut ble_activity = Rows::new(5);
-    let mut readings = Rows::new(5);
+    let mut readings = Rows::new(6);
     let mut discoveries = Rows::new(5);
-    for envelope in envelopes {
+    for (i, envelope) in envelopes.iter().enumerate() {
         let (Some(payload), Some(at)) = (&envelope.payload, envelope.occurred_at_utc()) else { continue };
         let (id, at) = (Bind::from(&envelope.event_id), Bind::Int(at.timestamp_micros()));
         match payload {
@@ -73,12 +73,21 @@ async fn append_only(tx: &mut Tx, envelopes: &[Envelope]) -> Result<[TableRows; 
                 (&a.mqtt_topic).into(),
                 (&a.action).into(),
                 at,
+                Bind::Bool(envelopes.get(i + 1).is_some_and(|next| same_uplink(envelope, next))),
             ]),
             Payload::BleActivity(b) => {
                 ble_activity.push([id, (&b.gateway_id).into(), (&b.meter_id).into(), Bind::Int(b.rssi.into()), at]);
             }
             Payload::ReadingReceived(r) => {
-                readings.push([id, (&r.meter_id).into(), (&r.gateway_id).into(), Bind::Int(r.millilitres()), at]);
+                let activity = i.checked_sub(1).map(|p| &envelopes[p]).filter(|prev| same_uplink(prev, envelope));
+                readings.push([
+                    id,
+                    (&r.meter_id).into(),
+                    (&r.gateway_id).into(),
+                    Bind::Int(r.millilitres()),
+                    at,
+                    activity.map(|a| a.event_id.as_str()).into(),
+                ]);
             }
             Payload::PeripheralDiscovered(d) => {
                 discoveries.push([id, (&d.gateway_id).into(), (&d.device_name).into(), (&d.ble_address).into(), at])
@@ -89,13 +98,31 @@ async fn append_only(tx: &mut Tx, envelopes: &[Envelope]) -> Result<[TableRows; 
     Ok([
         (
             "gateway_activity",
-            &["event_id", "gateway_id", "meter_id", "mqtt_topic", "action", "occurred_at"],
+            &["event_id", "gateway_id", "meter_id", "mqtt_topic", "action", "occurred_at", "via_reading"],
             gateway_activity,
         ),
         ("ble_activity", &["event_id", "gateway_id", "meter_id", "rssi", "occurred_at"], ble_activity),
-        ("readings", &["event_id", "meter_id", "gateway_id", "record_ml", "occurred_at"], readings),
+        ("readings", &["event_id", "meter_id", "gateway_id", "record_ml", "occurred_at", "activity_id"], readings),
         ("discoveries", &["event_id", "gateway_id", "device_name", "ble_address", "occurred_at"], discoveries),
     ])
+}
+
+/// Whether `activity` and `reading`, one after the other, are the gateway
+/// activity and the reading of one uplink (`ingest::events` makes them so):
+/// then the reading names the activity (`readings.activity_id`), and the
+/// activity is found by meter through it, not through an index of its own
+/// (telemetry migration 13). A rebuild, which reads the two from different
+/// topics, or any doubt, leaves both unlinked, and the activity in that
+/// index.
+fn same_uplink(activity: &Envelope, reading: &Envelope) -> bool {
+    let (Some(Payload::GatewayActivity(a)), Some(Payload::ReadingReceived(r))) = (&activity.payload, &reading.payload)
+    else {
+        return false;
+    };
+    a.gateway_id == r.gateway_id
+        && a.meter_id.as_deref() == Some(r.meter_id.as_str())
+        && a.message_id == r.message_id
+        && activity.occurred_at == reading.occurred_at
 }
 
 /// Applies one event that is not for an append-only table.

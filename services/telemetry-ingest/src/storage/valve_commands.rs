@@ -59,10 +59,19 @@ impl TryFrom<Row> for ValveCommand {
     }
 }
 
-/// The serial of the gateway that last heard the meter.
+/// The serial of the gateway that last heard the meter: the newest of its
+/// activity rows that the index by meter holds and of its readings, whose
+/// own activity rows that index leaves out (telemetry migration 13).
 pub async fn last_gateway(tx: &mut Tx, meter_id: &str) -> Result<Option<String>, StorageError> {
-    let sql = "SELECT g.serial_number FROM gateway_activity a JOIN ingest_gateways g ON g.id = a.gateway_id \
-               WHERE a.meter_id = $1 ORDER BY a.occurred_at DESC LIMIT 1";
+    let sql = "SELECT serial_number FROM (\
+               SELECT * FROM (SELECT g.serial_number, a.occurred_at FROM gateway_activity a \
+               JOIN ingest_gateways g ON g.id = a.gateway_id WHERE NOT a.via_reading AND a.meter_id = $1 \
+               ORDER BY a.occurred_at DESC LIMIT 1) unlinked \
+               UNION ALL \
+               SELECT * FROM (SELECT g.serial_number, r.occurred_at FROM readings r \
+               JOIN ingest_gateways g ON g.id = r.gateway_id WHERE r.meter_id = $1 \
+               ORDER BY r.occurred_at DESC LIMIT 1) reading\
+               ) heard ORDER BY occurred_at DESC LIMIT 1";
     Ok(with_tx!(tx, conn => sqlx::query_scalar(sql).bind(meter_id).fetch_optional(&mut **conn).await)?)
 }
 

@@ -77,3 +77,85 @@ async fn readings_page_newest_first_and_lists_filter_by_the_other_device() {
         }
     }
 }
+
+/// A meter's activity is its readings' activity rows, which ingest finds
+/// through the readings, and its other rows, through their index by meter
+/// (telemetry migration 13): newest first across both, paged by `start`.
+/// A reading whose activity row was written apart from it, as a rebuild
+/// writes an uplink's two events, is there once, and is the newest.
+#[tokio::test]
+async fn a_meter_s_activity_is_its_readings_and_its_other_activity_newest_first() {
+    use wm_proto::{
+        Envelope, Payload,
+        v1::{GatewayActivity, ReadingReceived, VolumeUnit},
+    };
+    use wm_telemetry_ingest::storage::telemetry;
+
+    for app in spawn_each().await {
+        let gw_id = gateway(&app, 1).await;
+        let meter_id = meter(&app, 1).await;
+        known(&app, 1, 1).await;
+        let mut gw = Gateway::connect(&app, "GW00000001").await;
+        let start = app.clock.now() - Duration::hours(1);
+        let at = |minute: i64| (start + Duration::minutes(minute)).to_rfc3339_opts(SecondsFormat::Micros, true);
+        let heard = address(0xC0, 1);
+        let uplinks = [
+            ("reading", json!({"messageId": 1, "timestamp": at(1), "meter": heard, "record": 1, "unit": "L"})),
+            ("ble", json!({"messageId": 2, "timestamp": at(2), "meter": heard, "rssi": -70})),
+            ("reading", json!({"messageId": 3, "timestamp": at(3), "meter": heard, "record": 2, "unit": "L"})),
+            ("alert", json!({"messageId": 4, "timestamp": at(4), "meter": heard, "type": "leak", "state": "raised"})),
+            ("reading", json!({"messageId": 5, "timestamp": at(5), "meter": heard, "record": 3, "unit": "L"})),
+        ];
+        for (kind, body) in uplinks {
+            gw.send(kind, body.to_string()).await;
+        }
+        gw.acked(5).await;
+        // One uplink's two events, each in a transaction of its own.
+        let apart = start + Duration::minutes(6);
+        let activity = GatewayActivity {
+            gateway_id: gw_id.clone(),
+            meter_id: Some(meter_id.clone()),
+            mqtt_topic: "wmeter/v1/gw/GW00000001/reading".to_owned(),
+            action: "reading 4 L".to_owned(),
+            message_id: 6,
+        };
+        let reading = ReadingReceived {
+            meter_id: meter_id.clone(),
+            gateway_id: gw_id.clone(),
+            record: 4,
+            unit: VolumeUnit::Litre.into(),
+            message_id: 6,
+        };
+        for event in [
+            Envelope::new(&gw_id, "test", Payload::GatewayActivity(activity)).with_occurred_at(apart),
+            Envelope::new(&meter_id, "test", Payload::ReadingReceived(reading)).with_occurred_at(apart),
+        ] {
+            let mut tx = app.db().begin_write().await.unwrap();
+            telemetry::persist_all(&mut tx, &[event]).await.unwrap();
+            tx.commit().await.unwrap();
+        }
+
+        let actions = |page: &Value| -> Vec<String> {
+            page.as_array().unwrap().iter().map(|a| a["action"].as_str().unwrap().to_owned()).collect()
+        };
+        let of_meter = format!("/api/proxy/wmeters/gateway-activity/{meter_id}");
+        let all = json_when(&app, &of_meter, |p| p.as_array().unwrap().len() == 6).await;
+        let newest_first =
+            ["reading 4 L", "reading 3 L", "alert leak raised", "reading 2 L", "ble -70 dBm", "reading 1 L"];
+        assert_eq!(actions(&all), newest_first);
+        assert!(all.as_array().unwrap().iter().all(|a| a["meterId"] == meter_id.as_str() && a["gatewayId"] == gw_id));
+        assert_eq!(all[1]["meterName"], "W-WM00000001", "rows name their devices");
+
+        let first = app.json(&format!("{of_meter}?max=3"), 200).await;
+        assert_eq!(actions(&first), newest_first[..3]);
+        let oldest_shown = first[2]["timestamp"].as_str().unwrap();
+        let next = app.json(&format!("{of_meter}?max=3&start={oldest_shown}"), 200).await;
+        assert_eq!(actions(&next), newest_first[3..], "start is exclusive: nothing repeats");
+        let through = app.json(&format!("{of_meter}?gatewayId={gw_id}"), 200).await;
+        assert_eq!(through, all, "the same rows through their one gateway");
+        let other_gateway = app.json(&format!("{of_meter}?gatewayId={}", gateway(&app, 2).await), 200).await;
+        assert_eq!(other_gateway, json!([]), "no rows through another gateway");
+        let everyone = app.json(&format!("/api/proxy/gateways/gateway-activity?meterId={meter_id}"), 200).await;
+        assert_eq!(everyone, all, "the same rows from the list of all activity");
+    }
+}
