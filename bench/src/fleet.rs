@@ -7,10 +7,9 @@ use std::{
 };
 
 use anyhow::{Context, ensure};
-use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 
-use crate::publisher::{self, Broker};
+use crate::publisher::{self, Broker, Payload, TIME_SLOT};
 
 /// The longest page of the gateway list.
 pub const MAX_GATEWAYS: u32 = 500;
@@ -136,7 +135,7 @@ impl Fleet {
     }
 
     /// `(client id, topic, payloads)` of each gateway's readings.
-    pub fn connections(&self, per_gateway: Vec<(String, Vec<Vec<u8>>)>) -> Vec<(String, String, Vec<Vec<u8>>)> {
+    pub fn connections(&self, per_gateway: Vec<(String, Vec<Payload>)>) -> Vec<(String, String, Vec<Payload>)> {
         per_gateway
             .into_iter()
             .map(|(serial, payloads)| (format!("bench-{serial}"), format!("wmeter/v1/gw/{serial}/reading"), payloads))
@@ -145,7 +144,7 @@ impl Fleet {
 
     /// `messages` readings spread over `gateways` (a range of the fleet's),
     /// with message ids from `first_id` on.
-    pub fn readings(&self, gateways: Range<usize>, messages: u32, first_id: u64) -> Vec<(String, Vec<Vec<u8>>)> {
+    pub fn readings(&self, gateways: Range<usize>, messages: u32, first_id: u64) -> Vec<(String, Vec<Payload>)> {
         let gateways = &self.gateways[gateways];
         let per = messages.div_ceil(gateways.len().max(1) as u32);
         let mut left = messages;
@@ -183,10 +182,8 @@ impl Fleet {
     }
 }
 
-/// A reading of 1 L: the size of a real one.
-pub fn reading(message_id: u64, meter: &str) -> Vec<u8> {
-    let timestamp = Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true);
-    json!({"messageId": message_id, "timestamp": timestamp, "meter": meter, "record": 1, "unit": "L"})
-        .to_string()
-        .into_bytes()
+/// A reading of 1 L: the size of a real one, timed as it is sent.
+pub fn reading(message_id: u64, meter: &str) -> Payload {
+    let body = json!({"messageId": message_id, "timestamp": TIME_SLOT, "meter": meter, "record": 1, "unit": "L"});
+    Payload::new(body.to_string().into_bytes())
 }

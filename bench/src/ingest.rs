@@ -15,7 +15,7 @@ use rumqttc::{AsyncClient, Event, Packet, QoS};
 use crate::{
     Common,
     fleet::{Fleet, Load},
-    publisher::{self, Broker},
+    publisher::{self, Broker, Clock},
     report,
     server::Server,
     writer::Turns,
@@ -203,7 +203,7 @@ pub async fn latencies_at(fleet: &Fleet, rate: f64, period: Duration) -> anyhow:
     let activity = fleet.newest_activity_of(serial).await?;
     let probe = publisher::Connection::open(&fleet.broker, "bench-probe");
     let topic = format!("wmeter/v1/gw/{serial}/reading");
-    let mut latencies = Latencies::default();
+    let (mut latencies, mut clock) = (Latencies::default(), Clock::default());
     let started = Instant::now();
     let mut id = PROBE_IDS;
     while started.elapsed() < period {
@@ -211,7 +211,10 @@ pub async fn latencies_at(fleet: &Fleet, rate: f64, period: Duration) -> anyhow:
         let before = fleet.records_of(serial).await?;
         let newest = fleet.api.get(&activity).await?;
         let (sent, sent_at) = (Instant::now(), chrono::Utc::now());
-        probe.client.publish(&topic, QoS::AtLeastOnce, false, crate::fleet::reading(id, &meters[0])).await?;
+        probe
+            .client
+            .publish(&topic, QoS::AtLeastOnce, false, crate::fleet::reading(id, &meters[0]).stamped(&mut clock))
+            .await?;
         let committed = async || anyhow::Ok(fleet.api.get(&activity).await? != newest);
         let committed = ms_until(sent, committed).await.with_context(|| format!("probe {id} committed"))?;
         let visible = async || anyhow::Ok(fleet.records_of(serial).await? > before);
