@@ -74,12 +74,14 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             rss[run - 1]
         );
     }
-    let what = format!("MQTT → committed projection, embedded ({} readings)", messages);
+    let meters = if meters_per_gateway == 1 { "meter" } else { "meters" };
+    let fleet = format!("{gateways} gateways of {meters_per_gateway} {meters}");
+    let what = format!("MQTT → committed projection, embedded ({messages} readings, {fleet})");
     report::row(&what, "events/s", &ours, Some(&raw), true, "≥ 50,000/s and ≥ 0.2×");
     let what = "… until the rollups and leak detectors have every reading too, against the same with them off";
     report::row(what, "events/s", &with_rollups, Some(&without), true, "≥ 0.85× (rollups cost ≤ 15 %)");
     report::row("peak RSS of `wmeter serve` under that load", "MiB", &rss, None, false, "≤ 200 MB");
-    latency.report(&latency_figure("embedded", &ours), "≤ 250 ms (issue 23)");
+    latency.report(&latency_figure(&format!("embedded, {fleet}"), &ours), "≤ 250 ms (issue 23)");
     let what = format!("… the SQLite writer held during that phase; longest, last run: {writer_sites}");
     report::row(&what, "%", &writer_busy, None, false, "—");
     Ok(())
