@@ -108,7 +108,7 @@ const ACTIVITY: &str = "a.event_id, a.gateway_id, a.meter_id, a.mqtt_topic, a.ac
 /// The gateway activity of `slice`, newest first.
 pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, StorageError> {
     let rows = if slice.equal.iter().any(|(column, _)| *column == "meter_id") {
-        of_a_meter(db, slice).await?
+        meter_activity(db, slice).await?
     } else {
         newest(db, "gateway_activity", ACTIVITY, Named::Yes, slice).await?
     };
@@ -131,7 +131,7 @@ pub async fn gateway_activity(db: &Db, slice: &Slice) -> Result<Vec<Activity>, S
 /// them, not a page (a statement per page size, then, of which the
 /// dashboard asks a few). Rows of one time come newest event first, so
 /// that the page is the same whichever half holds a row.
-async fn of_a_meter(db: &Db, slice: &Slice) -> Result<Vec<ActivityRow>, StorageError> {
+async fn meter_activity(db: &Db, slice: &Slice) -> Result<Vec<ActivityRow>, StorageError> {
     let mut binds = Conditions::default();
     let (mut unlinked, mut readings) = (vec!["NOT a.via_reading".to_owned()], Vec::new());
     for (column, value) in &slice.equal {
