@@ -10,7 +10,7 @@ CARGO ?= cargo
 # an optimized build.
 PROFILE ?= demo
 TARGET_DIR := target/$(if $(filter dev,$(PROFILE)),debug,$(PROFILE))
-WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/tsconfig*.json -type f 2>/dev/null)
+WEB_SOURCES := $(shell find web/src web/index.html web/vite.config.ts web/vite-precompress.ts web/tsconfig*.json -type f 2>/dev/null)
 
 .PHONY: help run test deps build web test-rust test-web test-e2e test-faults test-upgrade fuzz soak login-storm bench bench-smoke bench-scale lint validate-deploy fmt proto clean
 

@@ -1,7 +1,9 @@
 // LCP of the overview in headless Chromium, for `wm-bench lcp`.
-//   node bench/lcp.mjs URL USERNAME PASSWORD RUNS
+//   node bench/lcp.mjs URL USERNAME PASSWORD RUNS [MBITS RTT_MS]
 // Each run is a fresh profile (a cold cache) with a signed-in session, as an
-// operator opening the dashboard in the morning. Prints the LCPs in ms as JSON.
+// operator opening the dashboard in the morning; with MBITS and RTT_MS, over
+// a line that slow (Chromium's network emulation), so the bytes on the wire
+// count. Prints the LCPs in ms as JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,7 @@ import { join } from 'node:path';
 const require = createRequire(new URL('../web/package.json', import.meta.url));
 const { chromium } = require('playwright-core');
 
-const [url, username, password, runs] = process.argv.slice(2);
+const [url, username, password, runs, mbits, rtt] = process.argv.slice(2);
 const executablePath = process.env.WM_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -25,6 +27,14 @@ for (let run = 0; run < Number(runs); run += 1) {
     const signedIn = await context.request.post('/api/auth/login', { data: { username, password } });
     if (!signedIn.ok()) throw new Error(`sign-in: ${signedIn.status()}`);
     const page = context.pages()[0] ?? (await context.newPage());
+    if (mbits) {
+      const cdp = await context.newCDPSession(page);
+      const bytesPerSecond = (Number(mbits) * 1e6) / 8;
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false, latency: Number(rtt), downloadThroughput: bytesPerSecond, uploadThroughput: bytesPerSecond,
+      });
+    }
     await page.goto('/', { waitUntil: 'networkidle' });
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     const lcp = await page.evaluate(() => new Promise((resolve) => {

@@ -2,6 +2,8 @@ import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig } from 'vite';
 
+import { precompress } from './vite-precompress.ts';
+
 // The Rust `wmeter serve` listens here in development; see README.md.
 const API_ORIGIN = 'http://127.0.0.1:8080';
 
@@ -11,6 +13,7 @@ export default defineConfig({
     // The bundle map, a build artifact kept out of dist/ (which is served) and
     // out of git: which module weighs what in each chunk, gzip included.
     visualizer({ filename: 'dist-report/bundle.html', template: 'treemap', gzipSize: true }),
+    precompress(),
   ],
   server: {
     port: 5173,

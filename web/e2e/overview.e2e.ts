@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Api } from './support/api.ts';
+import { openBrowser, signIn } from './support/browser.ts';
 import { waitUntil } from './support/processes.ts';
 import { browserSuite } from './support/suite.ts';
 
@@ -66,6 +67,29 @@ describe('the overview', () => {
     await suite.page.getByRole('heading', { name: 'Gateways Activities' }).waitFor();
     await suite.page.getByRole('grid').getByRole('row').nth(1).click();
     await suite.page.waitForURL(/\/gateways\/[0-9a-f]{24}$/);
+  });
+
+  it('comes compressed on a first load: every script over 1 KiB in brotli', async () => {
+    const session = await openBrowser(suite.ctx.base);
+    try {
+      const scripts: { name: string; encoding: string | undefined; length: number }[] = [];
+      session.page.on('response', (response) => {
+        const name = new URL(response.url()).pathname;
+        if (!/^\/assets\/[^/]+\.js$/.test(name)) return;
+        const headers = response.headers();
+        scripts.push({ name, encoding: headers['content-encoding'], length: Number(headers['content-length']) });
+      });
+      await signIn(session.page, suite.ctx.admin);
+      await session.page.getByTestId('gauge-healthy-gateways').waitFor();
+      expect(scripts.filter((s) => s.encoding === 'br').length).toBeGreaterThan(10);
+      expect(scripts.filter((s) => s.encoding !== undefined && s.encoding !== 'br')).toEqual([]);
+      // Sent as built: only what the build left without a copy, under 1 KiB.
+      for (const script of scripts.filter((s) => s.encoding === undefined)) {
+        expect(script.length, script.name).toBeLessThan(1024);
+      }
+    } finally {
+      await session.close();
+    }
   });
 
   it('opens the healthy gateways list from its gauge', async () => {

@@ -15,8 +15,8 @@ use wm_test_support::service::{self, Harness, Mount, ServiceApp};
 
 pub type TestApp = ServiceApp;
 
-/// The gateway with a stand-in dashboard (an `index.html` and one hashed
-/// asset), forwarding the registry's `gateways/count` to `upstream`.
+/// The gateway with a stand-in dashboard (an `index.html`, a hashed asset
+/// with its compressed copies and one without), forwarding the registry's `gateways/count` to `upstream`.
 pub async fn spawn_app() -> TestApp {
     spawn_gateway("http://127.0.0.1:9").await
 }
@@ -28,6 +28,11 @@ pub async fn spawn_gateway(upstream: &str) -> TestApp {
         let static_dir = tempfile::tempdir().unwrap();
         write(static_dir.path(), "index.html", "<!doctype html><title>w-meter</title><div id=\"root\"></div>");
         write(static_dir.path(), "assets/app-1234.js", "console.log('w-meter')");
+        // Stand-ins for the build's compressed copies: the server picks a
+        // file and never reads into it.
+        write(static_dir.path(), "assets/app-1234.js.br", "brotli of app-1234.js");
+        write(static_dir.path(), "assets/app-1234.js.gz", "gzip of app-1234.js");
+        write(static_dir.path(), "assets/tiny-5678.js", "0");
         let mut settings = GatewaySettings::default();
         settings.upstreams.device_registry = Some(upstream.clone());
         settings.connect_timeout_ms = 500;
