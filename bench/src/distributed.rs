@@ -64,7 +64,7 @@ async fn measure(args: &Args, replicas: usize, with_latency: bool) -> anyhow::Re
         let fleet = Fleet::register(api, broker, gateways, meters_per_gateway).await?;
         raw.push(raw_rate(&fleet.broker, &fleet, messages).await?);
         let before = Sample::now();
-        ours.push(ingest_rate(&fleet, messages).await?);
+        ours.push(ingest_rate(&fleet, messages).await?.per_second);
         spent.push(Sample::now().since(&before));
         if with_latency {
             let period = Duration::from_secs(args.latency_seconds);

@@ -51,7 +51,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         let fleet = Fleet::register(server.sign_in().await?, server.broker(), gateways, meters_per_gateway).await?;
         raw.push(raw_rate(&server.raw_broker(), &fleet, messages).await?);
         let started = Instant::now();
-        ours.push(ingest_rate(&fleet, messages).await?);
+        let first = ingest_rate(&fleet, messages).await?;
+        ours.push(first.per_second);
         with_rollups.push(f64::from(messages) / rolled_up(&fleet, messages, started).await?);
         rss.push(server.peak_rss_mib()?);
         let (before, phase) = (Turns::read(&fleet.api.client, &server.url).await?, Instant::now());
@@ -59,20 +60,23 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         let turns = Turns::read(&fleet.api.client, &server.url).await?.since(&before);
         writer_busy.push(100.0 * turns.held() / phase.elapsed().as_secs_f64());
         writer_sites = turns.top(3);
+        let warned = server.warnings();
         drop(server);
         let off = [("WMETER_ANALYTICS__ROLLUPS", "false".to_owned())];
         let server = Server::start_with(&args.common.wmeter, None, None, &off).await?;
         let fleet = Fleet::register(server.sign_in().await?, server.broker(), gateways, meters_per_gateway).await?;
-        without.push(ingest_rate(&fleet, messages).await?);
+        let second = ingest_rate(&fleet, messages).await?;
+        without.push(second.per_second);
         eprintln!(
-            "run {run}: raw {:.0}/s, ingest {:.0}/s ({:.0}/s with the rollups caught up; {:.0}/s without them), \
+            "run {run}: raw {:.0}/s, ingest {first} ({:.0}/s with the rollups caught up; {second} without them), \
              peak RSS {:.1} MiB",
             raw[run - 1],
-            ours[run - 1],
             with_rollups[run - 1],
-            without[run - 1],
             rss[run - 1]
         );
+        for line in warned.iter().chain(&server.warnings()) {
+            eprintln!("run {run}: the server warned: {line}");
+        }
     }
     let meters = if meters_per_gateway == 1 { "meter" } else { "meters" };
     let fleet = format!("{gateways} gateways of {meters_per_gateway} {meters}");
@@ -137,12 +141,29 @@ pub async fn raw_rate(broker: &Broker, fleet: &Fleet, messages: u32) -> anyhow::
     Ok(f64::from(messages) / started.elapsed().as_secs_f64())
 }
 
-/// Readings from the gateways until the API counts them all, in events a second.
-pub async fn ingest_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
+/// An ingest run: its rate, and when its publishers had every
+/// acknowledgement, which tells a slow run's stall apart: before, the
+/// broker's or the publishers'; after, the projections'.
+pub struct Run {
+    pub per_second: f64,
+    pub acknowledged: Duration,
+    pub counted: Duration,
+}
+
+impl std::fmt::Display for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (acknowledged, counted) = (self.acknowledged.as_secs_f64(), self.counted.as_secs_f64());
+        write!(f, "{:.0}/s (acknowledged in {acknowledged:.2} s, counted in {counted:.2} s)", self.per_second)
+    }
+}
+
+/// Readings from the gateways until the API counts them all.
+pub async fn ingest_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<Run> {
     let before = fleet.records().await?;
     let started = Instant::now();
     let readings = fleet.readings(0..fleet.gateways.len(), messages, 1);
     publisher::publish_all(&fleet.broker, fleet.connections(readings), None).await?;
+    let acknowledged = started.elapsed();
     let deadline = Instant::now() + Duration::from_secs(600);
     loop {
         let counted = fleet.records().await? - before;
@@ -150,7 +171,8 @@ pub async fn ingest_rate(fleet: &Fleet, messages: u32) -> anyhow::Result<f64> {
             if counted > u64::from(messages) {
                 bail!("counted {counted} readings of {messages} published");
             }
-            return Ok(f64::from(messages) / started.elapsed().as_secs_f64());
+            let counted = started.elapsed();
+            return Ok(Run { per_second: f64::from(messages) / counted.as_secs_f64(), acknowledged, counted });
         }
         ensure!(Instant::now() < deadline, "only {counted} of {messages} readings counted within 10 minutes");
         tokio::time::sleep(Duration::from_millis(20)).await;

@@ -35,6 +35,8 @@ pub struct Server {
     child: Child,
     /// Its warnings and errors.
     log: PathBuf,
+    /// The log's length once the server was ready: what follows is the run's.
+    ready_len: usize,
     /// Its files (the SQLite database, the signing key, the log), removed
     /// after the process.
     _dir: tempfile::TempDir,
@@ -214,18 +216,32 @@ impl Server {
         let log = std::fs::File::create(&log_path)?;
         let child =
             Command::new(wmeter).arg("serve").envs(env.iter().cloned()).stdout(log.try_clone()?).stderr(log).spawn()?;
-        let server = Server {
+        let mut server = Server {
             url: format!("http://127.0.0.1:{http_port}"),
             mqtt_port,
             seeded,
             child,
             log: log_path,
+            ready_len: 0,
             _dir: dir,
             database_url,
             postgres: None,
         };
         server.wait_ready().await?;
+        server.ready_len = std::fs::read(&server.log).map_or(0, |log| log.len());
         Ok(server)
+    }
+
+    /// The warnings and errors it logged since it was ready, for a run to
+    /// show beside its figures.
+    pub fn warnings(&self) -> Vec<String> {
+        let log = std::fs::read(&self.log).unwrap_or_default();
+        let since = String::from_utf8_lossy(log.get(self.ready_len..).unwrap_or_default()).into_owned();
+        since
+            .lines()
+            .filter(|line| line.contains(r#""level":"WARN""#) || line.contains(r#""level":"ERROR""#))
+            .map(str::to_owned)
+            .collect()
     }
 
     async fn wait_ready(&self) -> anyhow::Result<()> {
