@@ -75,7 +75,11 @@ async fn an_asset_built_without_compressed_copies_goes_as_built() {
     assert!(response.headers().get("content-encoding").is_none());
     assert!(response.headers().get("vary").is_none(), "one representation only");
     assert_eq!(response.text().await.unwrap(), "0");
+}
 
+#[tokio::test]
+async fn a_head_request_gets_the_headers_of_the_copy_it_would_get() {
+    let app = spawn_app().await;
     let head = app.client.head(format!("{}/assets/app-1234.js", app.url)).header("accept-encoding", "br").send().await;
     let head = head.unwrap();
     assert_eq!(head.status(), 200);
