@@ -75,17 +75,27 @@ pub enum Deliveries {
 impl Deliveries {
     /// The next delivery; `None` once the connection or broker is gone.
     pub async fn recv(&mut self) -> Option<Delivery> {
-        match self {
-            Deliveries::Remote(rx) => rx.recv().await,
-            Deliveries::Local(session) => session.recv().await.map(Delivery::Local),
-        }
+        self.batch(1).await?.pop()
     }
 
-    /// The next delivery if one is waiting.
-    pub fn try_recv(&mut self) -> Option<Delivery> {
+    /// The next batch of at most `max` deliveries, waiting for the first;
+    /// `None` once the connection or broker is gone. From a connection, in
+    /// the order received (its acknowledgements must keep that order); from
+    /// the embedded broker's session, a publisher's messages together
+    /// ([`LocalSession::batch`]).
+    pub async fn batch(&mut self, max: usize) -> Option<Vec<Delivery>> {
         match self {
-            Deliveries::Remote(rx) => rx.try_recv().ok(),
-            Deliveries::Local(session) => session.try_recv().map(Delivery::Local),
+            Deliveries::Remote(rx) => {
+                let mut batch = vec![rx.recv().await?];
+                while batch.len() < max {
+                    match rx.try_recv() {
+                        Ok(delivery) => batch.push(delivery),
+                        Err(_) => break,
+                    }
+                }
+                Some(batch)
+            }
+            Deliveries::Local(session) => Some(session.batch(max).await?.into_iter().map(Delivery::Local).collect()),
         }
     }
 }

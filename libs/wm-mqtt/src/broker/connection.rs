@@ -132,7 +132,7 @@ pub async fn serve<R, W>(
         client_id,
         session,
         tx,
-        held: Held::new(shared.router.total().clone()),
+        held: Held::new(connection, shared.router.total().clone()),
         durable,
         output: BytesMut::with_capacity(8 * 1024),
         window: shared.router.window(durable, CLIENT_WINDOW),

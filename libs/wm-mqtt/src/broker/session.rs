@@ -55,13 +55,15 @@ impl Total {
 /// on their own and in the broker's [`Total`].
 #[derive(Clone, Debug)]
 pub struct Held {
+    /// The publisher's connection, as the router numbers them.
+    publisher: u64,
     mine: Arc<AtomicUsize>,
     total: Arc<Total>,
 }
 
 impl Held {
-    pub fn new(total: Arc<Total>) -> Self {
-        Self { mine: Arc::default(), total }
+    pub fn new(publisher: u64, total: Arc<Total>) -> Self {
+        Self { publisher, mine: Arc::default(), total }
     }
 
     pub fn mine(&self) -> usize {
@@ -107,6 +109,12 @@ impl Acker {
         Arc::new(Self { pkid, connection, held, withheld: AtomicBool::new(false) })
     }
 
+    /// The connection that published the message: its acknowledgements
+    /// must go out in the order it published (MQTT 3.1.1, 4.6).
+    pub fn publisher(&self) -> u64 {
+        self.held.publisher
+    }
+
     /// The message is let go without being stored: no PUBACK, so the
     /// publisher sends it again when it reconnects.
     pub fn withhold(&self) {
@@ -134,6 +142,12 @@ pub struct Message {
 }
 
 impl Message {
+    /// The connection whose publish this is, when it waits for an
+    /// acknowledgement.
+    pub fn publisher(&self) -> Option<u64> {
+        self.ack.as_ref().map(|ack| ack.publisher())
+    }
+
     fn publish(&self, pkid: u16, dup: bool) -> Publish {
         let mut publish = Publish::from_bytes(self.topic.clone(), self.qos, self.payload.clone());
         publish.pkid = pkid;
@@ -229,7 +243,7 @@ mod tests {
     #[test]
     fn the_publisher_is_acknowledged_when_the_last_copy_is() {
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let held = Held::new(Arc::new(Total::new(10)));
+        let held = Held::new(1, Arc::new(Total::new(10)));
         let ack = Acker::new(7, tx, held.clone());
         let (mut a, mut b) = (Session::default(), Session::default());
         a.push(message(QoS::AtLeastOnce, Some(ack.clone())), 10);
@@ -264,7 +278,7 @@ mod tests {
     #[test]
     fn only_messages_without_a_waiting_publisher_are_dropped_when_full() {
         let (tx, _rx) = mpsc::unbounded_channel();
-        let held = Held::new(Arc::new(Total::new(10)));
+        let held = Held::new(1, Arc::new(Total::new(10)));
         let mut session = Session::default();
         assert!(session.push(message(QoS::AtMostOnce, None), 1));
         assert!(!session.push(message(QoS::AtMostOnce, None), 1));
@@ -274,7 +288,7 @@ mod tests {
     #[test]
     fn a_withheld_acknowledgement_is_never_sent() {
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let held = Held::new(Arc::new(Total::new(10)));
+        let held = Held::new(1, Arc::new(Total::new(10)));
         let ack = Acker::new(3, tx, held.clone());
         ack.withhold();
         drop(ack);
@@ -285,7 +299,7 @@ mod tests {
     #[tokio::test]
     async fn the_total_is_shared_by_publishers_and_its_fall_below_the_limit_wakes_them() {
         let total = Arc::new(Total::new(2));
-        let (a, b) = (Held::new(total.clone()), Held::new(total.clone()));
+        let (a, b) = (Held::new(1, total.clone()), Held::new(2, total.clone()));
         let (tx, _rx) = mpsc::unbounded_channel();
         let first = Acker::new(1, tx.clone(), a.clone());
         assert!(!total.full());

@@ -1,8 +1,9 @@
 //! The loop that takes deliveries from the broker in batches, ingests each
-//! batch, and then acknowledges its messages in the order received: a broker
-//! delivers again what a crash or a stop left unacknowledged, and the
-//! embedded broker acknowledges a gateway's publish only then (in the same
-//! process, a batch's acknowledgements are one call, no packets).
+//! batch, and then acknowledges its messages in the batch's order, which
+//! keeps each publisher's: a broker delivers again what a crash or a stop
+//! left unacknowledged, and the embedded broker acknowledges a gateway's
+//! publish only then (in the same process, a batch's acknowledgements are
+//! one call, no packets).
 
 use std::time::Duration;
 
@@ -17,20 +18,13 @@ use crate::state::IngestState;
 /// Runs until `stop` or until the connection's channel closes.
 pub async fn run(ingest: IngestState, link: Link, mut deliveries: Deliveries, batch: usize, stop: CancellationToken) {
     loop {
-        let first = tokio::select! {
+        let taken = tokio::select! {
             () = stop.cancelled() => return,
-            first = deliveries.recv() => match first {
-                Some(first) => first,
+            taken = deliveries.batch(batch) => match taken {
+                Some(taken) => taken,
                 None => return,
             },
         };
-        let mut taken = vec![first];
-        while taken.len() < batch {
-            match deliveries.try_recv() {
-                Some(delivery) => taken.push(delivery),
-                None => break,
-            }
-        }
         let received: Vec<Received> =
             taken.iter().map(|d| Received { topic: d.topic().to_owned(), payload: d.payload().to_vec() }).collect();
         // A batch starts a trace: its events carry it on to the projections
