@@ -191,9 +191,10 @@ impl Link {
         // Its own handle: a waiting `Notified` borrows it across the loop.
         let total = self.held.total().clone();
         loop {
-            if let Err(end) = self.handle_input(input) {
-                return end;
-            }
+            let left = match self.handle_input(input) {
+                Ok(left) => left,
+                Err(end) => return end,
+            };
             while self.output.len() < OUTPUT_LIMIT {
                 let Some(publish) = self.session.next(self.window) else { break };
                 self.write(Packet::Publish(publish));
@@ -208,6 +209,13 @@ impl Link {
                 freed.as_mut().enable();
                 room = self.has_room();
                 waiting = !room;
+            }
+            if room && left {
+                // The room came back after the packets read were left for
+                // want of it. Nothing else may come to wake this task: the
+                // client may be waiting for the acknowledgements of exactly
+                // those publishes, and send nothing until its keep-alive.
+                continue;
             }
             if !room {
                 // The client's silence while it is not read is the broker's:
@@ -245,16 +253,17 @@ impl Link {
     }
 
     /// Handles the complete packets read so far, while the client may have
-    /// more publishes waiting for ingest.
-    fn handle_input(&mut self, input: &mut BytesMut) -> Result<(), End> {
+    /// more publishes waiting for ingest; true when some input is left for
+    /// want of room.
+    fn handle_input(&mut self, input: &mut BytesMut) -> Result<bool, End> {
         while self.has_room() {
             match Packet::read(input, MAX_PACKET_BYTES) {
                 Ok(packet) => self.handle(packet)?,
-                Err(rumqttc::Error::InsufficientBytes(_)) => return Ok(()),
+                Err(rumqttc::Error::InsufficientBytes(_)) => return Ok(false),
                 Err(e) => return Err(End::Lost(format!("malformed packet: {e}"))),
             }
         }
-        Ok(())
+        Ok(!input.is_empty())
     }
 
     /// Whether another publish of this client may be taken: it holds fewer
