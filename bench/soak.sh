@@ -20,7 +20,7 @@
 # sampled on the first and the last minute unless SOAK_COMPOSITION_EVERY
 # asks for more.
 #
-#   SOAK_MINUTES (30)  SOAK_RATE uplinks/s (7700: half of the embedded
+#   SOAK_MINUTES (30)  SOAK_RATE uplinks/s (8400: half of the embedded
 #   figure in RESULTS.md)  SOAK_STREAMS (500)  SOAK_RESULTS (bench/RESULTS.md)
 #   SOAK_RETENTION_MINUTES (8)  SOAK_COMPOSITION_EVERY (N: also on every
 #   Nth minute)  SOAK_PROFILE (release; debug to try the script quickly)
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 minutes=${SOAK_MINUTES:-30}
-rate=${SOAK_RATE:-7700}
+rate=${SOAK_RATE:-8400}
 streams=${SOAK_STREAMS:-500}
 retention=${SOAK_RETENTION_MINUTES:-8}
 composition_every=${SOAK_COMPOSITION_EVERY:-$minutes}
