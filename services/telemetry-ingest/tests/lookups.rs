@@ -69,10 +69,13 @@ async fn sqlite_s_upgrade_keeps_every_row_of_the_tables_it_rebuilds() {
         let sql = format!("SELECT CAST(wr AS TEXT) FROM pragma_table_list WHERE name = '{table}'");
         assert_eq!(strings(&db, &sql).await, ["1"], "{table} has no rowid");
     }
-    let left = "SELECT name FROM sqlite_master WHERE name LIKE '%by_rowid%'";
+    let left = "SELECT name FROM sqlite_master WHERE name LIKE '%by_rowid%' OR name = 'ingest_messages_by_id'";
     assert!(strings(&db, left).await.is_empty());
     // A resent uplink is still claimed once, and a serial still unique.
-    run(&db, "INSERT INTO ingest_messages VALUES ('g1', 8, 500) ON CONFLICT DO NOTHING").await.unwrap();
+    // (Migration 14 claims by observation time too; these have none.)
+    let resent = "INSERT INTO ingest_messages (gateway_id, message_id, observed_at, received_at) \
+                  VALUES ('g1', 8, 0, 500) ON CONFLICT DO NOTHING";
+    run(&db, resent).await.unwrap();
     assert_eq!(
         strings(&db, "SELECT CAST(received_at AS TEXT) FROM ingest_messages WHERE message_id = 8").await,
         ["200"]

@@ -153,7 +153,7 @@ async fn take(
             Err(taken) => taken,
             Ok((p, meter_id)) => {
                 if let Some(message_id) = p.uplink.message_id {
-                    let key = (p.gateway_id.clone(), telemetry::message_id_value(message_id));
+                    let key = (p.gateway_id.clone(), telemetry::message_id_value(message_id), observed_at(&p));
                     if !claimed.contains(&key) || !seen_in_batch.insert(key) {
                         return Taken::Duplicate;
                     }
@@ -217,13 +217,19 @@ async fn claim(
     tx: &mut Tx,
     resolved: &[Result<(Parsed, Option<String>), Taken>],
     now: DateTime<Utc>,
-) -> Result<HashSet<(String, i64)>, StorageError> {
-    let claims: Vec<(&str, u64)> = resolved
+) -> Result<HashSet<(String, i64, i64)>, StorageError> {
+    let claims: Vec<telemetry::Claim> = resolved
         .iter()
         .flatten()
-        .filter_map(|(p, _)| p.uplink.message_id.map(|id| (p.gateway_id.as_str(), id)))
+        .filter_map(|(p, _)| p.uplink.message_id.map(|id| (p.gateway_id.as_str(), id, observed_at(p))))
         .collect();
     telemetry::claim(tx, &claims, now.timestamp_micros()).await
+}
+
+/// When the gateway observed the uplink, as its claim holds it: a resend
+/// carries the same time (µs; 0 without a timestamp).
+fn observed_at(parsed: &Parsed) -> i64 {
+    parsed.uplink.timestamp.map_or(0, |at| at.timestamp_micros())
 }
 
 fn meter_of(body: &Body) -> Option<&MeterRef> {

@@ -15,16 +15,31 @@ use wm_storage::{
 
 use super::{alarms, shutdowns, thresholds, valve_commands};
 
-/// Records that each `(gateway_id, message_id)` was accepted, and returns
-/// those that were not already (the others are resends). A pair listed
-/// twice is claimed once, and returned once.
-pub async fn claim(tx: &mut Tx, claims: &[(&str, u64)], now_us: i64) -> Result<HashSet<(String, i64)>, StorageError> {
-    let mut rows = Rows::new(3);
-    for (gateway_id, message_id) in claims {
-        rows.push([(*gateway_id).into(), Bind::Int(message_id_value(*message_id)), Bind::Int(now_us)]);
+/// A claim on an uplink: its gateway, its message id, and when the gateway
+/// observed it (µs; 0 when the uplink has no timestamp).
+pub type Claim<'a> = (&'a str, u64, i64);
+
+/// Records that each uplink was accepted, and returns those that were not
+/// already (the others are resends): the claims as stored, with the message
+/// id signed. A claim listed twice is claimed once, and returned once. An
+/// id already claimed with another time is a new uplink: its gateway's
+/// counter started over (telemetry migration 14).
+pub async fn claim(
+    tx: &mut Tx,
+    claims: &[Claim<'_>],
+    now_us: i64,
+) -> Result<HashSet<(String, i64, i64)>, StorageError> {
+    let mut rows = Rows::new(4);
+    for (gateway_id, message_id, observed_at) in claims {
+        rows.push([
+            (*gateway_id).into(),
+            Bind::Int(message_id_value(*message_id)),
+            Bind::Int(*observed_at),
+            Bind::Int(now_us),
+        ]);
     }
-    let head = "INSERT INTO ingest_messages (gateway_id, message_id, received_at)";
-    let tail = " ON CONFLICT DO NOTHING RETURNING gateway_id, message_id";
+    let head = "INSERT INTO ingest_messages (gateway_id, message_id, observed_at, received_at)";
+    let tail = " ON CONFLICT DO NOTHING RETURNING gateway_id, message_id, observed_at";
     Ok(bulk::fetch(tx, head, tail, rows).await?.into_iter().collect())
 }
 

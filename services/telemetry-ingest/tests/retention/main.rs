@@ -37,7 +37,7 @@ async fn old_telemetry_goes_and_the_rest_stays() {
         exec(&db, "INSERT INTO gateway_activity (event_id, gateway_id, mqtt_topic, action, occurred_at) VALUES ($1, 'g', 't', 'a', $2)", "old", now - 10 * DAY).await;
         exec(
             &db,
-            "INSERT INTO ingest_messages (gateway_id, message_id, received_at) VALUES ($1, 1, $2)",
+            "INSERT INTO ingest_messages (gateway_id, message_id, observed_at, received_at) VALUES ($1, 1, 0, $2)",
             "g",
             now - 10 * DAY,
         )

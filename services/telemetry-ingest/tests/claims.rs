@@ -1,0 +1,73 @@
+//! The message-id claims (telemetry migration 14): an uplink is a resend
+//! when its gateway, its message id and the time its gateway observed it
+//! were all claimed before. A gateway whose counter started over reuses an
+//! id with a new time, and that uplink is new.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
+
+use std::collections::HashSet;
+
+use wm_storage::Migrations;
+use wm_telemetry_ingest::{MIGRATIONS, storage::telemetry};
+use wm_test_support::TestDb;
+
+/// Claims `claims` in one transaction; returns those that were new.
+async fn claim(db: &TestDb, claims: &[telemetry::Claim<'_>]) -> HashSet<(String, i64, i64)> {
+    let mut tx = db.db().begin_write().await.unwrap();
+    let new = telemetry::claim(&mut tx, claims, 1_000).await.unwrap();
+    tx.commit().await.unwrap();
+    new
+}
+
+fn set(claims: &[(&str, i64, i64)]) -> HashSet<(String, i64, i64)> {
+    claims.iter().map(|(g, id, at)| ((*g).to_owned(), *id, *at)).collect()
+}
+
+#[tokio::test]
+async fn a_resend_meets_its_claim_and_a_reused_id_with_a_new_time_does_not() {
+    for db in TestDb::each().await {
+        db.migrate(&MIGRATIONS).await.unwrap();
+        let backend = db.backend();
+        let first = claim(&db, &[("g1", 1, 10), ("g1", 1, 10), ("g1", 2, 20), ("g2", 1, 10)]).await;
+        assert_eq!(
+            first,
+            set(&[("g1", 1, 10), ("g1", 2, 20), ("g2", 1, 10)]),
+            "{backend:?}: listed twice, claimed once"
+        );
+
+        let resent = claim(&db, &[("g1", 1, 10), ("g1", 2, 20)]).await;
+        assert!(resent.is_empty(), "{backend:?}: resends: {resent:?}");
+
+        // g1 restarted its counter: ids 1 and 2 again, observed later, one
+        // of them twice in the batch and one sent again within it.
+        let restarted = claim(&db, &[("g1", 1, 30), ("g1", 2, 40), ("g1", 1, 30), ("g1", 2, 20)]).await;
+        assert_eq!(restarted, set(&[("g1", 1, 30), ("g1", 2, 40)]), "{backend:?}");
+        assert!(claim(&db, &[("g1", 1, 30), ("g1", 1, 10)]).await.is_empty(), "{backend:?}: both are resends now");
+
+        // Without a timestamp (a status), the id alone is the claim.
+        assert_eq!(claim(&db, &[("g3", 5, 0)]).await, set(&[("g3", 5, 0)]), "{backend:?}");
+        assert!(claim(&db, &[("g3", 5, 0)]).await.is_empty(), "{backend:?}");
+    }
+}
+
+#[tokio::test]
+async fn an_upgrade_keeps_the_claims_and_they_still_meet_an_uplink_without_a_time() {
+    for db in TestDb::each().await {
+        let backend = db.backend();
+        let before = Migrations {
+            component: MIGRATIONS.component,
+            sqlite: &MIGRATIONS.sqlite[..13],
+            postgres: &MIGRATIONS.postgres[..13],
+        };
+        db.migrate(&before).await.unwrap();
+        let mut tx = db.db().begin_write().await.unwrap();
+        let sql =
+            "INSERT INTO ingest_messages (gateway_id, message_id, received_at) VALUES ('g1', 7, 500), ('g1', 8, 600)";
+        wm_storage::execute!(&mut tx, sql).unwrap();
+        tx.commit().await.unwrap();
+
+        db.migrate(&MIGRATIONS).await.unwrap();
+        assert!(claim(&db, &[("g1", 7, 0), ("g1", 8, 0)]).await.is_empty(), "{backend:?}: kept, without a time");
+        assert_eq!(claim(&db, &[("g1", 7, 70)]).await, set(&[("g1", 7, 70)]), "{backend:?}");
+    }
+}
