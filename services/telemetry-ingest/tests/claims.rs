@@ -50,8 +50,11 @@ async fn a_resend_meets_its_claim_and_a_reused_id_with_a_new_time_does_not() {
     }
 }
 
+/// Migration 14 starts the claims afresh (a claim from before holds no
+/// time); the previous release, still running while the pods roll, claims
+/// through the column's default.
 #[tokio::test]
-async fn an_upgrade_keeps_the_claims_and_they_still_meet_an_uplink_without_a_time() {
+async fn an_upgrade_starts_the_claims_afresh_and_the_previous_release_still_claims() {
     for db in TestDb::each().await {
         let backend = db.backend();
         let before = Migrations {
@@ -60,14 +63,21 @@ async fn an_upgrade_keeps_the_claims_and_they_still_meet_an_uplink_without_a_tim
             postgres: &MIGRATIONS.postgres[..13],
         };
         db.migrate(&before).await.unwrap();
-        let mut tx = db.db().begin_write().await.unwrap();
-        let sql =
-            "INSERT INTO ingest_messages (gateway_id, message_id, received_at) VALUES ('g1', 7, 500), ('g1', 8, 600)";
-        wm_storage::execute!(&mut tx, sql).unwrap();
-        tx.commit().await.unwrap();
+        // The previous release's claim, as it writes it.
+        let previous = "INSERT INTO ingest_messages (gateway_id, message_id, received_at) VALUES ('g1', 7, 500) \
+                        ON CONFLICT DO NOTHING RETURNING gateway_id, message_id";
+        let claimed = async || {
+            let mut tx = db.db().begin_write().await.unwrap();
+            let n = wm_storage::execute!(&mut tx, previous).unwrap();
+            tx.commit().await.unwrap();
+            n
+        };
+        assert_eq!(claimed().await, 1, "{backend:?}");
 
         db.migrate(&MIGRATIONS).await.unwrap();
-        assert!(claim(&db, &[("g1", 7, 0), ("g1", 8, 0)]).await.is_empty(), "{backend:?}: kept, without a time");
-        assert_eq!(claim(&db, &[("g1", 7, 70)]).await, set(&[("g1", 7, 70)]), "{backend:?}");
+        assert_eq!(claim(&db, &[("g1", 7, 70)]).await, set(&[("g1", 7, 70)]), "{backend:?}: afresh");
+        assert_eq!(claimed().await, 1, "{backend:?}: the previous release claims without a time");
+        assert_eq!(claimed().await, 0, "{backend:?}: and meets its own claim");
+        assert!(claim(&db, &[("g1", 7, 0)]).await.is_empty(), "{backend:?}: which holds no time");
     }
 }
