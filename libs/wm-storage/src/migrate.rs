@@ -27,6 +27,16 @@ pub struct Migrations {
     pub postgres: &'static [Migration],
 }
 
+impl Migrations {
+    /// The migrations up to `version` and no further, on both backends: the
+    /// schema an older release left, for tests of an upgrade. Panics past
+    /// the last version.
+    pub fn up_to(&self, version: usize) -> Migrations {
+        let (sqlite, postgres) = (self.sqlite, self.postgres);
+        Migrations { component: self.component, sqlite: &sqlite[..version], postgres: &postgres[..version] }
+    }
+}
+
 /// Declares a component's [`Migrations`] once for both backends: each
 /// `version => "name"` is read from `migrations/sqlite/NNNN_name.sql` and
 /// `migrations/postgres/NNNN_name.sql` under the crate's folder (or under

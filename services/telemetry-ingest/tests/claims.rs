@@ -7,7 +7,6 @@
 
 use std::collections::HashSet;
 
-use wm_storage::Migrations;
 use wm_telemetry_ingest::{MIGRATIONS, storage::telemetry};
 use wm_test_support::TestDb;
 
@@ -57,12 +56,7 @@ async fn a_resend_meets_its_claim_and_a_reused_id_with_a_new_time_does_not() {
 async fn an_upgrade_starts_the_claims_afresh_and_the_previous_release_still_claims() {
     for db in TestDb::each().await {
         let backend = db.backend();
-        let before = Migrations {
-            component: MIGRATIONS.component,
-            sqlite: &MIGRATIONS.sqlite[..13],
-            postgres: &MIGRATIONS.postgres[..13],
-        };
-        db.migrate(&before).await.unwrap();
+        db.migrate(&MIGRATIONS.up_to(13)).await.unwrap();
         // The previous release's claim, as it writes it.
         let previous = "INSERT INTO ingest_messages (gateway_id, message_id, received_at) VALUES ('g1', 7, 500) \
                         ON CONFLICT DO NOTHING RETURNING gateway_id, message_id";

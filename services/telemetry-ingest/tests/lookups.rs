@@ -7,7 +7,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
 use sqlx::SqlitePool;
-use wm_storage::Migrations;
 use wm_telemetry_ingest::MIGRATIONS;
 use wm_test_support::TestDb;
 
@@ -44,12 +43,7 @@ async fn all_rows(db: &TestDb) -> Vec<Vec<String>> {
 #[tokio::test]
 async fn sqlite_s_upgrade_keeps_every_row_of_the_tables_it_rebuilds() {
     let db = TestDb::sqlite().await;
-    let before = Migrations {
-        component: MIGRATIONS.component,
-        sqlite: &MIGRATIONS.sqlite[..9],
-        postgres: &MIGRATIONS.postgres[..9],
-    };
-    db.migrate(&before).await.unwrap();
+    db.migrate(&MIGRATIONS.up_to(9)).await.unwrap();
     run(
         &db,
         "INSERT INTO ingest_gateways VALUES ('g2', 'S2'), ('g1', 'S1');
@@ -64,12 +58,7 @@ async fn sqlite_s_upgrade_keeps_every_row_of_the_tables_it_rebuilds() {
     assert!(rows.iter().all(|table| table.len() >= 2), "{rows:?}");
 
     // Up to migration 13: 14 starts the message-id claims afresh (tests/claims.rs).
-    let after = Migrations {
-        component: MIGRATIONS.component,
-        sqlite: &MIGRATIONS.sqlite[..13],
-        postgres: &MIGRATIONS.postgres[..13],
-    };
-    db.migrate(&after).await.unwrap();
+    db.migrate(&MIGRATIONS.up_to(13)).await.unwrap();
     assert_eq!(all_rows(&db).await, rows);
     for table in ["ingest_gateways", "ingest_meters", "ingest_messages"] {
         let sql = format!("SELECT CAST(wr AS TEXT) FROM pragma_table_list WHERE name = '{table}'");

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use chrono::{Datelike, TimeDelta, TimeZone, Utc};
-use wm_storage::{Db, Migrations, with_pool};
+use wm_storage::{Db, with_pool};
 use wm_telemetry_ingest::{MIGRATIONS, retention, storage::partitions};
 use wm_test_support::TestDb;
 
@@ -18,15 +18,6 @@ const SERIES: [&str; 3] = ["readings", "gateway_activity", "ble_activity"];
 
 const INSERT_READING: &str = "INSERT INTO readings (event_id, meter_id, gateway_id, record_ml, occurred_at) \
                               VALUES ($1, 'm', 'g', 1, $2) ON CONFLICT DO NOTHING";
-
-/// The telemetry migrations up to `version`.
-fn up_to(version: usize) -> Migrations {
-    Migrations {
-        component: MIGRATIONS.component,
-        sqlite: &MIGRATIONS.sqlite[..version],
-        postgres: &MIGRATIONS.postgres[..version],
-    }
-}
 
 fn micros(year: i32, month: u32, day: u32) -> i64 {
     Utc.with_ymd_and_hms(year, month, day, 12, 0, 0).unwrap().timestamp_micros()
@@ -190,7 +181,7 @@ async fn newest_page_plan(db: &Db) -> Vec<String> {
 #[tokio::test]
 async fn a_devices_newest_rows_are_read_from_the_newest_partition_first() {
     let Some(db) = TestDb::postgres().await else { return };
-    db.migrate(&up_to(11)).await.unwrap();
+    db.migrate(&MIGRATIONS.up_to(11)).await.unwrap();
     let plan = newest_page_plan(&db).await;
     assert!(plan.iter().any(|step| step.contains("Merge Append")), "with a default partition: {plan:#?}");
 
@@ -207,7 +198,7 @@ async fn a_devices_newest_rows_are_read_from_the_newest_partition_first() {
 #[tokio::test]
 async fn an_upgrade_moves_the_default_partitions_rows_and_fills_the_gaps_between_months() {
     let Some(db) = TestDb::postgres().await else { return };
-    db.migrate(&up_to(11)).await.unwrap();
+    db.migrate(&MIGRATIONS.up_to(11)).await.unwrap();
     // Migration 9 made the months up to the one after next; one made
     // further ahead by itself, as migration 9's functions allowed, leaves
     // a gap of one month.
@@ -311,7 +302,7 @@ async fn indexes_of(db: &Db, table: &str) -> Vec<String> {
 #[tokio::test]
 async fn an_upgrade_keeps_the_rows_where_they_are_until_the_retention_drops_them() {
     let Some(db) = TestDb::postgres().await else { return };
-    db.migrate(&up_to(8)).await.unwrap();
+    db.migrate(&MIGRATIONS.up_to(8)).await.unwrap();
     let bound = month_start(1);
     // "d" comes from a clock ahead of time, past the kept rows' bound.
     let rows = [
