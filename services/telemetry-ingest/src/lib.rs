@@ -70,7 +70,7 @@ pub const TOPICS: &[&str] = &[
 ];
 
 /// The service's tables. It also needs the outbox.
-pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups", 6 => "detectors", 7 => "totals", 8 => "gateway_credentials", 9 => "month_partitions", 10 => "lookups_by_key", 11 => "times_for_retention", 12 => "past_and_future_partitions", 13 => "reading_activity_through_readings", 14 => "claims_by_observation");
+pub const MIGRATIONS: Migrations = wm_storage::migrations!("telemetry-ingest", 1 => "telemetry", 2 => "valve_commands", 3 => "gateway_sessions", 4 => "alarms", 5 => "rollups", 6 => "detectors", 7 => "totals", 8 => "gateway_credentials", 9 => "month_partitions", 10 => "lookups_by_key", 11 => "times_for_retention", 12 => "past_and_future_partitions", 13 => "reading_activity_through_readings", 14 => "claims_by_observation", 15 => "claims_by_time");
 
 /// The relay that publishes the service's events: give it, with one
 /// [`Revocations`] for both, to [`build`] and [`projections`], and spawn

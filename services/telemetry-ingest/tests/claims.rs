@@ -1,7 +1,8 @@
 //! The message-id claims (telemetry migration 14): an uplink is a resend
 //! when its gateway, its message id and the time its gateway observed it
 //! were all claimed before. A gateway whose counter started over reuses an
-//! id with a new time, and that uplink is new.
+//! id with a new time, and that uplink is new. Since migration 15 they are
+//! keyed by that time first.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a test fails by panicking, helpers included
 
@@ -18,8 +19,8 @@ async fn claim(db: &TestDb, claims: &[telemetry::Claim<'_>]) -> HashSet<(String,
     new
 }
 
-fn set(claims: &[(&str, i64, i64)]) -> HashSet<(String, i64, i64)> {
-    claims.iter().map(|(g, id, at)| ((*g).to_owned(), *id, *at)).collect()
+fn set(claims: &[telemetry::Claim<'_>]) -> HashSet<(String, i64, i64)> {
+    claims.iter().map(|(g, id, at)| ((*g).to_owned(), telemetry::message_id_value(*id), *at)).collect()
 }
 
 #[tokio::test]
@@ -73,5 +74,41 @@ async fn an_upgrade_starts_the_claims_afresh_and_the_previous_release_still_clai
         assert_eq!(claimed().await, 1, "{backend:?}: the previous release claims without a time");
         assert_eq!(claimed().await, 0, "{backend:?}: and meets its own claim");
         assert!(claim(&db, &[("g1", 7, 0)]).await.is_empty(), "{backend:?}: which holds no time");
+    }
+}
+
+/// The columns of the claims' primary key, in order.
+async fn key(db: &TestDb) -> String {
+    let sql = match db.backend() {
+        wm_storage::Backend::Sqlite => {
+            "SELECT group_concat(name, ', ') FROM (SELECT name FROM \
+             pragma_index_info('sqlite_autoindex_ingest_messages_1') ORDER BY seqno)"
+        }
+        wm_storage::Backend::Postgres => {
+            "SELECT pg_get_indexdef(indexrelid) FROM pg_index \
+             WHERE indrelid = 'ingest_messages'::regclass AND indisprimary"
+        }
+    };
+    wm_storage::with_pool!(db.db(), pool => sqlx::query_scalar(sql).fetch_one(pool).await).unwrap()
+}
+
+/// Migration 15 keys the claims by the time the gateway observed the
+/// message first, so that a batch's claims land on the key's newest pages
+/// together instead of on a page per gateway; the claims made before it are
+/// kept, and their resends are still resends.
+#[tokio::test]
+async fn an_upgrade_keys_the_claims_by_time_first_and_keeps_them() {
+    for db in TestDb::each().await {
+        let backend = db.backend();
+        db.migrate(&MIGRATIONS.up_to(14)).await.unwrap();
+        let before = [("g1", 1, 10), ("g2", 1, 20), ("g1", 2, 0)];
+        assert_eq!(claim(&db, &before).await, set(&before), "{backend:?}");
+
+        db.migrate(&MIGRATIONS).await.unwrap();
+        assert!(key(&db).await.contains("observed_at, gateway_id, message_id"), "{backend:?}: {}", key(&db).await);
+        assert!(claim(&db, &before).await.is_empty(), "{backend:?}: kept across the upgrade");
+        let after = [("g1", 1, 30), ("g2", 2, 20), ("g3", 1, 10)];
+        assert_eq!(claim(&db, &after).await, set(&after), "{backend:?}");
+        assert!(claim(&db, &after).await.is_empty(), "{backend:?}");
     }
 }

@@ -13,7 +13,7 @@ pub const TABLES: [(&str, &str, &str); 6] = [
     ("ble_activity", "occurred_at", "event_id, occurred_at"),
     ("readings", "occurred_at", "event_id, occurred_at"),
     ("discoveries", "occurred_at", "event_id"),
-    ("ingest_messages", "received_at", "gateway_id, message_id, observed_at"),
+    ("ingest_messages", "received_at", "observed_at, gateway_id, message_id"),
     ("meter_hourly", "bucket", "meter_id, bucket"),
 ];
 /// Deletes every row older than `before` (µs); returns how many.
