@@ -105,7 +105,8 @@ async fn an_upgrade_keys_the_claims_by_time_first_and_keeps_them() {
         assert_eq!(claim(&db, &before).await, set(&before), "{backend:?}");
 
         db.migrate(&MIGRATIONS).await.unwrap();
-        assert!(key(&db).await.contains("observed_at, gateway_id, message_id"), "{backend:?}: {}", key(&db).await);
+        let primary = key(&db).await;
+        assert!(primary.contains("observed_at, gateway_id, message_id"), "{backend:?}: {primary}");
         assert!(claim(&db, &before).await.is_empty(), "{backend:?}: kept across the upgrade");
         let after = [("g1", 1, 30), ("g2", 2, 20), ("g3", 1, 10)];
         assert_eq!(claim(&db, &after).await, set(&after), "{backend:?}");
