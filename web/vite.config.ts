@@ -1,15 +1,31 @@
+import { fileURLToPath } from 'node:url';
+
 import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 import { precompress } from './vite-precompress.ts';
 
 // The Rust `wmeter serve` listens here in development; see README.md.
 const API_ORIGIN = 'http://127.0.0.1:8080';
 
+// react-router's package exports only its development build, whose warnings
+// then ship in production (remix-run/react-router#12532 and #14102). The
+// build takes the production one beside it; the dev server and the unit
+// tests keep the development one and its warnings.
+function productionRouter(): Plugin {
+  const production = new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url);
+  return {
+    name: 'react-router-production',
+    apply: 'build',
+    config: () => ({ resolve: { alias: [{ find: /^react-router$/, replacement: fileURLToPath(production) }] } }),
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    productionRouter(),
     // The bundle map, a build artifact kept out of dist/ (which is served) and
     // out of git: which module weighs what in each chunk, gzip included.
     visualizer({ filename: 'dist-report/bundle.html', template: 'treemap', gzipSize: true }),
