@@ -30,6 +30,15 @@ describe('signing in and the language', () => {
     expect(await suite.page.evaluate(() => localStorage.getItem('role'))).toBe('admin');
   });
 
+  it("shows 'Unexpected Application Error!' at an unknown path, and its link leads back", async () => {
+    await suite.page.goto('/no-such-screen');
+    await suite.page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
+    await suite.page.getByText('404 Not Found').waitFor();
+    await suite.page.getByRole('link', { name: 'Back to the overview' }).click();
+    await suite.page.waitForURL((url) => url.pathname === '/');
+    await suite.page.getByTestId('username').filter({ hasText: ctx.admin.username }).waitFor();
+  });
+
   it('switches to French and back, reloading the page each time', async () => {
     await suite.page.goto('/');
     await suite.page.getByRole('button', { name: 'Switch language to French' }).click();
