@@ -23,13 +23,15 @@ case "$mode" in
     profile=release; runs=5; gateways=50; meters=20; messages=100000; cluster_runs=3; replicas=1,2,4; latency=10
     many_gateways=500; many_runs=3
     seed=(--gateways 10000 --meters 1000000 --readings 2000000); clients=32; seconds=10
-    streams=10000; h2_streams=50000; per_connection=1000; events=10; uplinks=100000; import_rows=10000 ;;
+    streams=10000; h2_streams=50000; per_connection=1000; events=10; uplinks=100000; import_rows=10000
+    sqlite_batches=(500 10000) ;;
   smoke)
     backends=(sqlite postgres)
     profile=debug; runs=1; gateways=2; meters=2; messages=200; cluster_runs=1; replicas=2; latency=1
     many_gateways=4; many_runs=1
     seed=(--gateways 3 --meters 30 --readings 100); clients=4; seconds=1
-    streams=20; h2_streams=20; per_connection=10; events=2; uplinks=200; import_rows=50 ;;
+    streams=20; h2_streams=20; per_connection=10; events=2; uplinks=200; import_rows=50
+    sqlite_batches=(50) ;;
   scale)
     profile=release; runs=1; clients=32; seconds=10
     read -r -a seed <<< "${WM_SCALE:---gateways 10000 --meters 1000000 --readings 50000000}"
@@ -118,6 +120,12 @@ report() {
   # gateway cost, which the 50 above hide (docs/performance.md §1).
   "$bin/wm-bench" ingest --wmeter "$bin/wmeter" --runs "$many_runs" --latency-seconds "$latency" \
     --gateways "$many_gateways" --meters-per-gateway "$((meters * gateways / many_gateways))" --messages "$messages"
+  # The writer's ceiling: SQLite alone writing the rows a reading needs, at
+  # ingest's batch and at the largest the settings allow (docs/performance.md §1).
+  for batch in "${sqlite_batches[@]}"; do
+    bench/sqlite-rows.py --gateways "$gateways" --meters-per-gateway "$meters" --readings "$messages" \
+      --batch "$batch" --runs "$runs"
+  done
   "$bin/wm-bench" distributed --wmeter "$bin/wmeter" --runs "$cluster_runs" --latency-seconds "$latency" \
     --gateways "$gateways" --meters-per-gateway "$meters" --messages "$messages" --replicas "$replicas"
   api_rows
@@ -141,6 +149,7 @@ else
   report | tee "$out"
   for figure in "MQTT → committed projection, embedded" "peak RSS" "MQTT → visible in the API, embedded" \
     "MQTT → visible in the API, embedded, $many_gateways gateways of" "… of which until ingest committed it" "… the SQLite writer held" \
+    "raw SQLite .*: a reading's six rows (" \
     "MQTT → committed projection, distributed" "… CPU a reading, distributed.*w-meter" "… CPU a reading, distributed.*PostgreSQL" \
     "… the rate .* cores allow at that CPU, distributed" "MQTT → visible in the API, distributed" "API list" "API detail" "API count" \
     "API search" "API activity" "API mixed reads" "API detail.*seeded before the run" \
